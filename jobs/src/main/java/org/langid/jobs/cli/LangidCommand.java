@@ -1,0 +1,66 @@
+package org.langid.jobs.cli;
+
+import java.io.UncheckedIOException;
+import org.langid.jobs.prepare.PrepareException;
+import org.langid.model.config.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code langid}: the one entry point, for {@code ./langid} and for {@code spark-submit}. */
+@Command(name = "langid",
+        mixinStandardHelpOptions = true,
+        versionProvider = LangidCommand.Version.class,
+        description = "Attention-based language identification, trained on Apache Spark.",
+        subcommands = {PipelineCommand.class, PrepareCommand.class, CommandLine.HelpCommand.class})
+public final class LangidCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns its exit code (0 success, 1 failure, 2 usage error). */
+    public static int execute(String... args) {
+        CommandLine commandLine = new CommandLine(new LangidCommand());
+        commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e));
+            if (Boolean.getBoolean("langid.debug")) {
+                e.printStackTrace(cmd.getErr());
+            }
+            return 1;
+        });
+        return commandLine.execute(args);
+    }
+
+    /** One line a user can act on; the stack trace only with -Dlangid.debug=true. */
+    static String userMessage(Throwable e) {
+        if (e instanceof PrepareException || e instanceof ConfigException || e instanceof UncheckedIOException) {
+            return e.getMessage();
+        }
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root instanceof PrepareException || root instanceof ConfigException) {
+            return root.getMessage();
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage()
+                + (root != e ? " (caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")" : "")
+                + " [run with LANGID_DEBUG=1 for the stack trace]";
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = LangidCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"langid " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

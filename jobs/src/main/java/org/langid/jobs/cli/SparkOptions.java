@@ -1,0 +1,41 @@
+package org.langid.jobs.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+import picocli.CommandLine.Option;
+
+/** How a command gets its Spark: embedded ({@code local[*]}) unless told otherwise. */
+public final class SparkOptions {
+
+    @Option(names = "--master",
+            description = "Spark master URL. Default: the one spark-submit set, else local[*] (embedded).")
+    String master;
+
+    @Option(names = "--spark-conf", paramLabel = "KEY=VALUE",
+            description = "Extra Spark setting; repeatable, e.g. --spark-conf spark.driver.memory=4g.")
+    List<String> sparkConf = new ArrayList<>();
+
+    /** Starts (or joins, under spark-submit) the Spark session for a job. */
+    public SparkSession start(String appName) {
+        SparkConf conf = new SparkConf();
+        if (master != null) {
+            conf.setMaster(master);
+        } else if (!conf.contains("spark.master")) {
+            conf.setMaster("local[*]");
+        }
+        conf.setIfMissing("spark.app.name", appName);
+        conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // Small local jobs: the default 200 shuffle partitions would be mostly empty tasks.
+        conf.setIfMissing("spark.sql.shuffle.partitions", conf.get("spark.master").startsWith("local") ? "8" : "200");
+        for (String setting : sparkConf) {
+            int eq = setting.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--spark-conf '" + setting + "' is not KEY=VALUE");
+            }
+            conf.set(setting.substring(0, eq), setting.substring(eq + 1));
+        }
+        return SparkSession.builder().config(conf).getOrCreate();
+    }
+}

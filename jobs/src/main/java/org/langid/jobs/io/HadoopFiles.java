@@ -1,0 +1,68 @@
+package org.langid.jobs.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.compress.CompressionCodec;
+import org.apache.hadoop.io.compress.CompressionCodecFactory;
+
+/** Small file operations through the Hadoop FileSystem, so every path may be local, hdfs:// or s3a://. */
+public final class HadoopFiles {
+
+    private HadoopFiles() {
+    }
+
+    /** Opens a file, decompressing by extension (.gz, .bz2, ...). */
+    public static InputStream open(String file, Configuration conf) throws IOException {
+        Path path = new Path(file);
+        InputStream raw = path.getFileSystem(conf).open(path);
+        CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
+        return codec == null ? raw : codec.createInputStream(raw);
+    }
+
+    /** Reads a whole (small) text file as UTF-8. */
+    public static String readString(String file, Configuration conf) {
+        try (InputStream in = open(file, conf)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static boolean exists(String file, Configuration conf) {
+        try {
+            Path path = new Path(file);
+            return path.getFileSystem(conf).exists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Writes a small file so that readers see the old content or the new, never a part: written
+     * beside the target under a temporary name, then renamed over it.
+     */
+    public static void writeStringAtomically(String file, String content, Configuration conf) {
+        Path target = new Path(file);
+        Path temporary = new Path(target.getParent(), "._tmp." + target.getName() + "." + System.nanoTime());
+        try {
+            FileSystem fs = target.getFileSystem(conf);
+            try (OutputStream out = fs.create(temporary, true)) {
+                out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+            if (fs.exists(target) && !fs.delete(target, false)) {
+                throw new IOException("cannot replace " + target);
+            }
+            if (!fs.rename(temporary, target)) {
+                throw new IOException("cannot rename " + temporary + " to " + target);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package org.langid.jobs.prepare;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.langid.model.config.ValidatedConfig;
+import org.langid.model.text.LanguageCodes;
+
+/**
+ * Settings of {@code langid prepare}: the {@code prepare:} section of a profile in {@code conf/}.
+ * Input and output paths are not here: they are per run, given on the command line.
+ */
+public class PrepareConfig implements ValidatedConfig {
+
+    /** Corpus format: auto, json, tsv or txt (a directory of {@code <lang>.txt[.gz]}). */
+    public String format = "auto";
+    /** Languages to keep; empty keeps every valid language found. */
+    public List<String> languages = new ArrayList<>();
+    public Window window = new Window();
+    public Splits split = new Splits();
+    /** Raw lines longer than this many characters are quarantined as too long. */
+    public int maxSentenceChars = 10_000;
+    /** Normalised sentences shorter than this are quarantined as too short; 0 means the window length. */
+    public int minSentenceChars = 0;
+    /** Cap on windows per language and split (0: no cap), applied by a seeded hash, not by order. */
+    public long maxWindowsPerLanguage = 0;
+    /** Down-sample every language to the smallest language's window count, per split. */
+    public boolean balance = false;
+    /** Number of Parquet files per split. */
+    public int outputPartitions = 4;
+
+    public static class Window {
+        public int length = 16;
+        public int stride = 1;
+    }
+
+    public static class Splits {
+        public double train = 0.8;
+        public double validation = 0.1;
+        public long seed = 20261121L;
+    }
+
+    /** The effective minimum sentence length. */
+    public int minSentenceLength() {
+        return minSentenceChars > 0 ? minSentenceChars : window.length;
+    }
+
+    @Override
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (!List.of("auto", "json", "tsv", "txt").contains(format)) {
+            problems.add("format '" + format + "' is not one of auto, json, tsv, txt");
+        }
+        for (String language : languages) {
+            LanguageCodes.problem(language).ifPresent(p -> problems.add("languages: " + p));
+        }
+        if (window.length < 1) {
+            problems.add("window.length must be at least 1, got " + window.length);
+        }
+        if (window.stride < 1) {
+            problems.add("window.stride must be at least 1, got " + window.stride);
+        }
+        if (!(split.train > 0) || split.validation < 0 || split.train + split.validation > 1.0 + 1e-9) {
+            problems.add("split fractions must satisfy train > 0, validation >= 0 and train + validation <= 1 (the rest is test); got train "
+                    + split.train + ", validation " + split.validation);
+        }
+        if (maxSentenceChars < 1) {
+            problems.add("max_sentence_chars must be positive, got " + maxSentenceChars);
+        }
+        if (minSentenceChars < 0) {
+            problems.add("min_sentence_chars must be 0 (the window length) or positive, got " + minSentenceChars);
+        } else if (minSentenceLength() < window.length) {
+            problems.add("min_sentence_chars " + minSentenceChars + " is below the window length " + window.length
+                    + ": such sentences would give no window");
+        }
+        if (maxWindowsPerLanguage < 0) {
+            problems.add("max_windows_per_language must be 0 (no cap) or positive, got " + maxWindowsPerLanguage);
+        }
+        if (outputPartitions < 1) {
+            problems.add("output_partitions must be at least 1, got " + outputPartitions);
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,126 @@
+package org.langid.model.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.List;
+
+/**
+ * A configuration profile: a YAML document with one section per concern ({@code prepare:},
+ * later {@code model:}, {@code train:}), each bound to its own config class. Keys are
+ * snake_case; an unknown key is an error that names it, so a typo never silently falls back
+ * to a default.
+ */
+public final class ConfigTree {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private final String origin;
+    private final ObjectNode root;
+
+    private ConfigTree(String origin, ObjectNode root) {
+        this.origin = origin;
+        this.root = root;
+    }
+
+    /** An empty profile: every section takes its defaults. */
+    public static ConfigTree empty() {
+        return new ConfigTree("defaults", JsonNodeFactory.instance.objectNode());
+    }
+
+    /** Parses YAML text; {@code origin} names it in error messages (a path, usually). */
+    public static ConfigTree parse(String yaml, String origin) {
+        try {
+            JsonNode node = YAML.readTree(yaml);
+            if (node == null || node.isMissingNode() || node.isNull()) {
+                return new ConfigTree(origin, JsonNodeFactory.instance.objectNode());
+            }
+            if (!node.isObject()) {
+                throw new ConfigException(origin + ": expected a mapping of sections (prepare:, model:, ...), found " + node.getNodeType());
+            }
+            return new ConfigTree(origin, (ObjectNode) node);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(origin + ": not valid YAML: " + e.getOriginalMessage()
+                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""));
+        }
+    }
+
+    /**
+     * Applies overrides of the form {@code section.key.subkey=value}; the value is read as a
+     * YAML scalar or flow collection ({@code 4}, {@code true}, {@code [en, de]}).
+     */
+    public ConfigTree withOverrides(List<String> assignments) {
+        ObjectNode copy = root.deepCopy();
+        for (String assignment : assignments) {
+            int eq = assignment.indexOf('=');
+            if (eq <= 0) {
+                throw new ConfigException("override '" + assignment + "' is not of the form section.key=value");
+            }
+            String[] path = assignment.substring(0, eq).trim().split("\\.");
+            JsonNode value;
+            try {
+                value = YAML.readTree(assignment.substring(eq + 1));
+            } catch (JsonProcessingException e) {
+                throw new ConfigException("override '" + assignment + "': value is not valid YAML: " + e.getOriginalMessage());
+            }
+            ObjectNode parent = copy;
+            for (int i = 0; i < path.length - 1; i++) {
+                JsonNode child = parent.get(path[i]);
+                if (child == null || !child.isObject()) {
+                    child = parent.putObject(path[i]);
+                }
+                parent = (ObjectNode) child;
+            }
+            parent.set(path[path.length - 1], value == null ? JsonNodeFactory.instance.nullNode() : value);
+        }
+        return new ConfigTree(origin + " with overrides", copy);
+    }
+
+    /** Binds a section to its config class (defaults for absent keys) and validates it. */
+    public <T extends ValidatedConfig> T section(String name, Class<T> type) {
+        JsonNode node = root.get(name);
+        T config;
+        try {
+            config = node == null || node.isNull()
+                    ? type.getDeclaredConstructor().newInstance()
+                    : YAML.treeToValue(node, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ConfigException(origin + ": unknown key '" + name + "." + pathOf(e) + "' (known keys here: "
+                    + e.getKnownPropertyIds() + ")");
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(origin + ": section '" + name + "': " + e.getOriginalMessage());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(type + " needs a public no-argument constructor", e);
+        }
+        List<String> problems = config.problems();
+        if (!problems.isEmpty()) {
+            throw new ConfigException(origin + ": section '" + name + "': " + String.join("; ", problems));
+        }
+        return config;
+    }
+
+    /** The section as plain JSON (for provenance records). */
+    public static JsonNode toJson(Object config) {
+        return YAML.valueToTree(config);
+    }
+
+    private static String pathOf(UnrecognizedPropertyException e) {
+        StringBuilder path = new StringBuilder();
+        for (var ref : e.getPath()) {
+            if (path.length() > 0) {
+                path.append('.');
+            }
+            path.append(ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]");
+        }
+        return path.toString();
+    }
+}

@@ -1,0 +1,17 @@
+package org.langid.model.data;
+
+import java.util.Locale;
+
+/** The three disjoint parts of a corpus. Every sentence belongs to exactly one. */
+public enum Split {
+    TRAIN, VALIDATION, TEST;
+
+    /** Lower-case name, as used in paths ({@code split=train}) and JSON. */
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Split fromId(String id) {
+        return valueOf(id.toUpperCase(Locale.ROOT));
+    }
+}
