@@ -49,8 +49,8 @@ public final class ConfigTree {
             }
             return new ConfigTree(origin, (ObjectNode) node);
         } catch (JsonProcessingException e) {
-            throw new ConfigException(origin + ": not valid YAML: " + e.getOriginalMessage()
-                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ")" : ""));
+            throw new ConfigException(origin + ": not valid YAML: " + firstLine(e.getOriginalMessage())
+                    + (e.getLocation() != null ? " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")" : ""));
         }
     }
 
@@ -70,7 +70,7 @@ public final class ConfigTree {
             try {
                 value = YAML.readTree(assignment.substring(eq + 1));
             } catch (JsonProcessingException e) {
-                throw new ConfigException("override '" + assignment + "': value is not valid YAML: " + e.getOriginalMessage());
+                throw new ConfigException("override '" + assignment + "': value is not valid YAML: " + firstLine(e.getOriginalMessage()));
             }
             ObjectNode parent = copy;
             for (int i = 0; i < path.length - 1; i++) {
@@ -97,7 +97,7 @@ public final class ConfigTree {
             throw new ConfigException(origin + ": unknown key '" + name + "." + pathOf(e) + "' (known keys here: "
                     + e.getKnownPropertyIds() + ")");
         } catch (JsonProcessingException e) {
-            throw new ConfigException(origin + ": section '" + name + "': " + e.getOriginalMessage());
+            throw new ConfigException(origin + ": section '" + name + "': " + firstLine(e.getOriginalMessage()));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(type + " needs a public no-argument constructor", e);
         }
@@ -111,6 +111,10 @@ public final class ConfigTree {
     /** The section as plain JSON (for provenance records). */
     public static JsonNode toJson(Object config) {
         return YAML.valueToTree(config);
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("").strip();
     }
 
     private static String pathOf(UnrecognizedPropertyException e) {

@@ -35,7 +35,7 @@ public final class TextNormalizer {
             if (codePoint == '\u2019' || codePoint == '\u2018') {
                 codePoint = '\'';
             }
-            if (Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint)) {
+            if (isWhitespace(codePoint)) {
                 pendingSpace = out.length() > 0;
                 continue;
             }
@@ -51,5 +51,10 @@ public final class TextNormalizer {
             out.append((char) codePoint);
         }
         return out.toString();
+    }
+
+    /** Unicode White_Space: Java's whitespace, the no-break spaces, and NEL (U+0085). */
+    private static boolean isWhitespace(int codePoint) {
+        return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint) || codePoint == 0x85;
     }
 }
