@@ -28,7 +28,12 @@ public final class LangidCommand implements Runnable {
 
     /** Runs a command line and returns its exit code (0 success, 1 failure, 2 usage error). */
     public static int execute(String... args) {
-        CommandLine commandLine = new CommandLine(new LangidCommand());
+        return execute(new java.io.PrintWriter(System.err, true), args);
+    }
+
+    /** As {@link #execute(String...)}, with error messages going to {@code err}. */
+    public static int execute(java.io.PrintWriter err, String... args) {
+        CommandLine commandLine = new CommandLine(new LangidCommand()).setErr(err);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e));
             if (Boolean.getBoolean("langid.debug")) {

@@ -1,0 +1,25 @@
+package org.langid.jobs;
+
+import org.apache.spark.sql.SparkSession;
+
+/** One embedded Spark (local[2]) shared by the tests of a JVM; restarted if a test stopped it. */
+public final class SparkTestSession {
+
+    private static SparkSession spark;
+
+    private SparkTestSession() {
+    }
+
+    public static synchronized SparkSession get() {
+        if (spark == null || spark.sparkContext().isStopped()) {
+            spark = SparkSession.builder()
+                    .master("local[2]")
+                    .appName("langid tests")
+                    .config("spark.ui.enabled", "false")
+                    .config("spark.sql.shuffle.partitions", "4")
+                    .config("spark.ui.showConsoleProgress", "false")
+                    .getOrCreate();
+        }
+        return spark;
+    }
+}

@@ -1,0 +1,77 @@
+package org.langid.jobs.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LangidCommandTest {
+
+    @TempDir
+    Path temp;
+
+    private record Result(int exitCode, String err) {
+    }
+
+    private static Result run(String... args) {
+        StringWriter err = new StringWriter();
+        int code = LangidCommand.execute(new PrintWriter(err, true), args);
+        return new Result(code, err.toString());
+    }
+
+    private static void assertOneLineError(Result result, String expectedFragment) {
+        assertEquals(1, result.exitCode(), result.err());
+        String[] lines = result.err().strip().split("\n");
+        assertEquals(1, lines.length, "one line, no stack trace: " + result.err());
+        assertTrue(lines[0].startsWith("langid prepare: error: "), lines[0]);
+        assertTrue(lines[0].contains(expectedFragment), lines[0]);
+    }
+
+    @Test
+    void aMissingInputPathIsOneLineAndExitCodeOne() {
+        assertOneLineError(run("prepare", "--master", "local[1]", "-i", temp.resolve("no-such-corpus").toString(),
+                "-o", temp.resolve("out").toString()), "no-such-corpus does not exist");
+    }
+
+    @Test
+    void anUnreadableOrInvalidConfigIsOneLineAndExitCodeOne() throws IOException {
+        assertOneLineError(run("prepare", "-c", temp.resolve("missing.yaml").toString(), "-i", "x", "-o", "y"),
+                "missing.yaml does not exist");
+        Path broken = Files.writeString(temp.resolve("broken.yaml"), "prepare:\n  window: [16\n");
+        assertOneLineError(run("prepare", "-c", broken.toString(), "-i", "x", "-o", "y"), "not valid YAML");
+        Path typo = Files.writeString(temp.resolve("typo.yaml"), "prepare:\n  windw:\n    length: 16\n");
+        assertOneLineError(run("prepare", "-c", typo.toString(), "-i", "x", "-o", "y"), "unknown key 'prepare.windw'");
+        assertOneLineError(run("prepare", "--set", "prepare.window.stride=0", "-i", "x", "-o", "y"),
+                "window.stride must be at least 1, got 0");
+        assertOneLineError(run("prepare", "-l", "en,klingon", "-i", "x", "-o", "y"), "'klingon' is not a language code");
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() {
+        Result result = run("prepare", "-i", "somewhere");
+        assertEquals(2, result.exitCode());
+        assertTrue(result.err().contains("Missing required option: '--output=DIR'"), result.err());
+    }
+
+    @Test
+    void preparesACorpusFromTheCommandLine() throws IOException {
+        Path corpus = temp.resolve("corpus");
+        Files.createDirectories(corpus);
+        Files.write(corpus.resolve("en.txt"), List.of("This is a sentence in English, long enough.", "Another English sentence for the test."));
+        Files.write(corpus.resolve("sv.txt"), List.of("Det här är en mening på svenska, tillräckligt lång."));
+        Path out = temp.resolve("out");
+        Result result = run("prepare", "--master", "local[2]", "-i", corpus.toString(), "-o", out.toString(),
+                "--set", "prepare.window.stride=2", "--set", "prepare.languages=[]");
+        assertEquals(0, result.exitCode(), result.err());
+        String summary = Files.readString(out.resolve("summary.json"));
+        assertTrue(summary.contains("\"stride\" : 2"), "the override reached the job");
+        assertTrue(summary.contains("\"sv\""), "empty language list keeps every language");
+    }
+}
