@@ -45,9 +45,14 @@ public final class PrepareCommand implements Callable<Integer> {
         PrepareConfig config = settings(profile, languages, format);
         SparkSession spark = sparkOptions.start("langid prepare");
         try {
+            long started = System.nanoTime();
             PrepareSummary summary = new PrepareJob(spark, config).run(inputs, output, overwrite);
+            double seconds = (System.nanoTime() - started) / 1e9;
             SummaryTable.print(summary, System.out);
             System.out.println("output: " + output);
+            long windows = summary.totalWindows();
+            System.out.printf("prepared %d windows in %.1f s (Spark start-up excluded)%n", windows, seconds);
+            System.out.printf("windows/s: %.0f%n", windows / seconds);
             return 0;
         } finally {
             spark.stop();

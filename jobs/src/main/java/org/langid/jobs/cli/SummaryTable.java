@@ -14,19 +14,18 @@ final class SummaryTable {
 
     static void print(PrepareSummary summary, PrintStream out) {
         JsonNode json = summary.json();
-        out.printf("%-8s %10s %10s %10s %10s %12s %12s %12s%n",
-                "language", "records", "duplicates", "sentences", "(test)", "windows", "(validation)", "(test)");
+        out.printf("%-8s %9s %10s   %-24s   %-30s%n", "", "", "", "sentences", "windows");
+        out.printf("%-8s %9s %10s   %7s %7s %8s   %10s %9s %9s%n",
+                "language", "records", "duplicates", "train", "valid.", "test", "train", "valid.", "test");
         for (Iterator<Map.Entry<String, JsonNode>> it = json.path("languages").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> entry = it.next();
             JsonNode language = entry.getValue();
             JsonNode sentences = language.path("sentences");
             JsonNode windows = language.path("windows");
-            out.printf("%-8s %10d %10d %10d %10d %12d %12d %12d%n", entry.getKey(),
+            out.printf("%-8s %9d %10d   %7d %7d %8d   %10d %9d %9d%n", entry.getKey(),
                     language.path("records").asLong(), language.path("duplicates").asLong(),
-                    sentences.path("train").asLong() + sentences.path("validation").asLong() + sentences.path("test").asLong(),
-                    sentences.path("test").asLong(),
-                    windows.path("train").asLong() + windows.path("validation").asLong() + windows.path("test").asLong(),
-                    windows.path("validation").asLong(), windows.path("test").asLong());
+                    sentences.path("train").asLong(), sentences.path("validation").asLong(), sentences.path("test").asLong(),
+                    windows.path("train").asLong(), windows.path("validation").asLong(), windows.path("test").asLong());
         }
         JsonNode records = json.path("records");
         out.printf("records read %d: %d sentences kept, %d duplicates, %d of unselected languages, %d quarantined%n",

@@ -3,15 +3,18 @@ package org.langid.jobs.prepare;
 import static org.apache.spark.sql.functions.bit_xor;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.least;
+import static org.apache.spark.sql.functions.explode;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.length;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.sequence;
+import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.xxhash64;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,7 @@ import org.apache.spark.storage.StorageLevel;
 import org.langid.jobs.prepare.RecordScreening.Kind;
 import org.langid.jobs.prepare.RecordScreening.Outcome;
 import org.langid.model.data.SentenceSplitter;
+import org.langid.model.data.Split;
 import org.langid.model.text.LanguageCodes;
 import org.langid.model.text.Windows;
 import org.slf4j.Logger;
@@ -60,13 +64,6 @@ public final class PrepareJob {
             .add("language", DataTypes.StringType, false)
             .add("sentence_id", DataTypes.LongType, false)
             .add("sentence", DataTypes.StringType, false);
-
-    static final StructType WINDOW_SCHEMA = new StructType()
-            .add("split", DataTypes.StringType, false)
-            .add("language", DataTypes.StringType, false)
-            .add("sentence_id", DataTypes.LongType, false)
-            .add("offset", DataTypes.IntegerType, false)
-            .add("window", DataTypes.StringType, false);
 
     static final StructType QUARANTINE_SCHEMA = new StructType()
             .add("reason", DataTypes.StringType, false)
@@ -105,28 +102,31 @@ public final class PrepareJob {
             jsc.setJobDescription("prepare: write quarantine");
             writeQuarantine(outcomes, output + "/quarantine");
 
-            Dataset<Row> sentences = splitSentences(outcomes).persist(StorageLevel.MEMORY_AND_DISK());
+            // Sentences are partitioned and sorted once; windows are cut from them in place, so
+            // they come out in (language, sentence_id, offset) order without shuffling or sorting
+            // the (60 times larger) window rows.
+            Dataset<Row> sentences = splitSentences(outcomes)
+                    .repartition(config.outputPartitions, col("language"), col("sentence_id"))
+                    .sortWithinPartitions("language", "sentence_id")
+                    .persist(StorageLevel.MEMORY_AND_DISK());
             try {
-                jsc.setJobDescription("prepare: write sentences");
-                sentences.repartition(config.outputPartitions, col("language"), col("sentence_id"))
-                        .sortWithinPartitions("split", "language", "sentence_id")
-                        .write().partitionBy("split").parquet(output + "/sentences");
+                for (Split split : Split.values()) {
+                    Dataset<Row> part = sentences.filter(col("split").equalTo(split.id())).drop("split");
+                    jsc.setJobDescription("prepare: write " + split.id() + " sentences");
+                    part.write().parquet(output + "/sentences/split=" + split.id());
+                    jsc.setJobDescription("prepare: cut and write " + split.id() + " windows");
+                    capped(cutWindows(part)).write().parquet(output + "/windows/split=" + split.id());
+                }
 
-                jsc.setJobDescription("prepare: count sentences");
+                jsc.setJobDescription("prepare: count sentences and windows");
                 List<Row> sentenceStats = sentences.groupBy("language", "split")
                         .agg(count(lit(1)).as("n"), bit_xor(col("sentence_id")).as("x"),
                                 bit_xor(xxhash64(col("sentence_id"))).as("y"))
                         .collectAsList();
-
-                jsc.setJobDescription("prepare: cut and write windows");
-                Dataset<Row> windows = capped(cutWindows(sentences));
-                windows.repartition(config.outputPartitions, col("language"), col("sentence_id"))
-                        .sortWithinPartitions("split", "language", "sentence_id", "offset")
-                        .write().partitionBy("split").parquet(output + "/windows");
                 List<Row> windowCounts = spark.read().parquet(output + "/windows")
                         .groupBy("language", "split").count().collectAsList();
                 List<Row> availableWindows = config.maxWindowsPerLanguage > 0 || config.balance
-                        ? cutWindows(sentences).groupBy("language", "split").count().collectAsList()
+                        ? windowCountsBeforeCap(sentences)
                         : windowCounts;
 
                 PrepareSummary summary = PrepareSummary.build(corpus, config, outcomeCounts, sentenceStats,
@@ -180,46 +180,52 @@ public final class PrepareJob {
         return spark.createDataFrame(rows, SENTENCE_SCHEMA);
     }
 
+    /**
+     * Windows as Catalyst expressions (code-generated, no per-row Java objects): offsets
+     * 0, stride, ... up to length(sentence) − window, exactly {@link Windows#startOffsets}.
+     * Sentences shorter than a window were quarantined, so every sequence is non-empty.
+     */
     private Dataset<Row> cutWindows(Dataset<Row> sentences) {
         int length = config.window.length;
+        return sentences
+                .withColumn("offset", explode(sequence(lit(0), length(col("sentence")).minus(length), lit(config.window.stride))))
+                .withColumn("window", col("sentence").substr(col("offset").plus(1), lit(length)))
+                .select("language", "sentence_id", "offset", "window");
+    }
+
+    /** Windows per (language, split) that cutting gives before any cap, computed from sentence lengths. */
+    private List<Row> windowCountsBeforeCap(Dataset<Row> sentences) {
+        int length = config.window.length;
         int stride = config.window.stride;
-        JavaRDD<Row> rows = sentences.javaRDD().flatMap(sentence -> {
-            String text = sentence.getString(3);
-            int[] offsets = Windows.startOffsets(text.length(), length, stride);
-            List<Row> windows = new ArrayList<>(offsets.length);
-            for (int offset : offsets) {
-                windows.add(RowFactory.create(sentence.getString(0), sentence.getString(1), sentence.getLong(2), offset,
-                        text.substring(offset, offset + length)));
-            }
-            return windows.iterator();
-        });
-        return spark.createDataFrame(rows, WINDOW_SCHEMA);
+        return sentences.groupBy("language", "split")
+                .agg(sum(
+                        floor(length(col("sentence")).minus(length).divide(stride)).plus(1)).as("count"))
+                .collectAsList();
     }
 
     /**
-     * Applies max_windows_per_language and balance: within each (split, language) the windows
-     * are ranked by a seeded hash (a fixed random order, independent of partitioning) and the
-     * first cap are kept.
+     * Applies max_windows_per_language and balance to the windows of one split: within each
+     * language the windows are ranked by a seeded hash (a fixed random order, independent of
+     * partitioning) and the first cap are kept, then put back in (language, sentence, offset) order.
      */
     private Dataset<Row> capped(Dataset<Row> windows) {
         if (config.maxWindowsPerLanguage <= 0 && !config.balance) {
             return windows;
         }
-        Dataset<Row> ranked = windows
-                .withColumn("rank", row_number().over(Window.partitionBy("split", "language")
-                        .orderBy(xxhash64(lit(config.split.seed), col("sentence_id"), col("offset")), col("sentence_id"), col("offset"))));
-        Dataset<Row> counts = windows.groupBy("split", "language").count();
-        Dataset<Row> caps = counts;
+        Dataset<Row> counts = windows.groupBy("language").count();
+        long cap = config.maxWindowsPerLanguage > 0 ? config.maxWindowsPerLanguage : Long.MAX_VALUE;
         if (config.balance) {
-            caps = counts.join(counts.groupBy("split").agg(min("count").as("smallest")), "split")
-                    .withColumn("count", col("smallest")).drop("smallest");
+            List<Row> smallest = counts.agg(min("count")).collectAsList();
+            if (!smallest.isEmpty() && !smallest.get(0).isNullAt(0)) {
+                cap = Math.min(cap, smallest.get(0).getLong(0));
+            }
         }
-        if (config.maxWindowsPerLanguage > 0) {
-            caps = caps.withColumn("count", least(col("count"), lit(config.maxWindowsPerLanguage)));
-        }
-        return ranked.join(caps.withColumnRenamed("count", "cap"),
-                        scala.collection.JavaConverters.asScalaBuffer(List.of("split", "language")).toSeq())
-                .filter(col("rank").leq(col("cap")))
-                .select("split", "language", "sentence_id", "offset", "window");
+        return windows
+                .withColumn("rank", row_number().over(Window.partitionBy("language")
+                        .orderBy(xxhash64(lit(config.split.seed), col("sentence_id"), col("offset")), col("sentence_id"), col("offset"))))
+                .filter(col("rank").leq(cap))
+                .drop("rank")
+                .repartition(config.outputPartitions, col("language"), col("sentence_id"))
+                .sortWithinPartitions("language", "sentence_id", "offset");
     }
 }

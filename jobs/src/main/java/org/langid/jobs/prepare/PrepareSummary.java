@@ -56,6 +56,15 @@ public final class PrepareSummary {
         return document.path("languages").path(language).path("sentences").path(split.id()).asLong();
     }
 
+    /** Windows written, all languages and splits. */
+    public long totalWindows() {
+        long total = 0;
+        for (Split split : Split.values()) {
+            total += document.path("windows").path(split.id()).asLong();
+        }
+        return total;
+    }
+
     public String fingerprint() {
         return document.path("fingerprint").asText();
     }
