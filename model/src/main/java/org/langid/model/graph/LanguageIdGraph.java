@@ -1,0 +1,152 @@
+package org.langid.model.graph;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.autodiff.loss.LossReduce;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Builds the language classifier as a SameDiff graph from a {@link ModelConfig}.
+ *
+ * <pre>
+ *   windows (B, T) symbol indices, PAD = 68
+ *   → one-hot (B·T, 69) · embedding (69, d) [+ position (T, d)]          (B·T, d)
+ *   → transformer: N × [x + MHA(LN(x)); x + FFN(LN(x))], LN              (B·T, d)
+ *     seed:        softmax(Q·Kᵀ [/√hs])·V, single head, no residual      (B·T, hs)
+ *   → mean over the non-padding positions                                 (B, d)
+ *   → linear → logits                                                     (B, C)
+ * </pre>
+ * Placeholders: {@value #WINDOWS} (INT32, [B, T]) and, for training, {@value #LABELS}
+ * (INT32, [B], index into {@link ModelConfig#languages}). Outputs: {@value #LOGITS},
+ * {@value #PROBABILITIES}, {@value #LOSS} and {@code attention/<layer>} (B, H, T, T).
+ * The embedding is one-hot × matmul because gradients through gather fail in SameDiff
+ * 1.0.0-M2.1 (see stack-facts); with 69 symbols it is cheap.
+ */
+public final class LanguageIdGraph {
+
+    public static final String WINDOWS = "windows";
+    public static final String LABELS = "labels";
+    public static final String LOGITS = "logits";
+    public static final String PROBABILITIES = "probabilities";
+    public static final String LOSS = "loss";
+
+    private final ModelConfig config;
+    private final ParameterLayout layout;
+    private final SameDiff sd;
+    private final List<String> attentionOutputs = new ArrayList<>();
+
+    private LanguageIdGraph(ModelConfig config, SameDiff sd) {
+        this.config = config;
+        this.layout = ParameterLayout.of(config);
+        this.sd = sd;
+    }
+
+    /**
+     * Builds the graph with {@code parameters} (a flat vector laid out by {@link ParameterLayout})
+     * as its variables. {@code training} adds dropout (when configured) and the loss.
+     */
+    public static LanguageIdGraph build(ModelConfig config, INDArray parameters, boolean training) {
+        config.validated();
+        LanguageIdGraph graph = new LanguageIdGraph(config, SameDiff.create());
+        graph.define(parameters, training);
+        return graph;
+    }
+
+    public SameDiff sameDiff() {
+        return sd;
+    }
+
+    public ModelConfig config() {
+        return config;
+    }
+
+    public ParameterLayout layout() {
+        return layout;
+    }
+
+    /** Names of the attention-weight outputs, one per layer, each (B, H, T, T). */
+    public List<String> attentionOutputs() {
+        return List.copyOf(attentionOutputs);
+    }
+
+    /** Names of the trainable variables, in layout order. */
+    public List<String> parameterNames() {
+        return layout.params().stream().map(ParameterLayout.Param::name).toList();
+    }
+
+    private void define(INDArray parameters, boolean training) {
+        DataType dt = parameters.dataType();
+        Map<String, INDArray> values = layout.views(parameters);
+        Map<String, SDVariable> p = new java.util.HashMap<>();
+        values.forEach((name, array) -> p.put(name, sd.var(name, array)));
+
+        int t = config.window;
+        int d = config.dModel;
+        SDVariable windows = sd.placeHolder(WINDOWS, DataType.INT32, -1, t);                          // (B, T)
+        SDVariable isReal = sd.neq(windows, (double) ParameterLayout.PAD).castTo(dt);                // (B, T)
+        SDVariable mask = Attention.paddingMask(sd, isReal, t);                                        // (B, 1, 1, T)
+
+        SDVariable oneHot = sd.reshape(sd.oneHot(windows, ParameterLayout.INPUT_SYMBOLS, -1, 1.0, 0.0, dt),
+                -1, ParameterLayout.INPUT_SYMBOLS);                                                     // (B·T, 69)
+        SDVariable x = sd.mmul(oneHot, p.get("embedding"));                                            // (B·T, d)
+        if (config.positional) {
+            x = sd.reshape(sd.reshape(x, -1, t, d).add(p.get("position")), -1, d);                  // (B·T, d)
+        }
+
+        int width;
+        if (ModelConfig.SEED.equals(config.block)) {
+            int hs = config.headSize;
+            SDVariable q = sd.reshape(sd.mmul(x, p.get("seed/wq")), -1, 1, t, hs);                  // (B, 1, T, hs)
+            SDVariable k = sd.reshape(sd.mmul(x, p.get("seed/wk")), -1, 1, t, hs);                  // (B, 1, T, hs)
+            SDVariable v = sd.reshape(sd.mmul(x, p.get("seed/wv")), -1, 1, t, hs);                  // (B, 1, T, hs)
+            Attention.Result attended = Attention.scaledDotProduct(sd, "attention/0", q, k, v, mask, config.scaled, hs);
+            attentionOutputs.add(attended.weights().name());
+            x = sd.reshape(attended.output(), -1, hs);                                                  // (B·T, hs)
+            width = hs;
+        } else {
+            for (int layer = 0; layer < config.layers; layer++) {
+                String b = "block" + layer + "/";
+                SDVariable normed = layerNorm(x, p.get(b + "ln1/gain"), p.get(b + "ln1/bias"));         // (B·T, d)
+                Attention.Result attended = Attention.multiHead(sd, "attention/" + layer, normed, normed, t, t, d,
+                        config.heads, new Attention.MultiHeadWeights(
+                                p.get(b + "attn/wq"), p.get(b + "attn/bq"), p.get(b + "attn/wk"), p.get(b + "attn/bk"),
+                                p.get(b + "attn/wv"), p.get(b + "attn/bv"), p.get(b + "attn/wo"), p.get(b + "attn/bo")),
+                        mask, config.scaled);
+                attentionOutputs.add(attended.weights().name());
+                x = x.add(dropout(attended.output(), training));                                       // (B·T, d)
+                SDVariable hidden = sd.nn.relu(Attention.linear(sd,
+                        layerNorm(x, p.get(b + "ln2/gain"), p.get(b + "ln2/bias")),
+                        p.get(b + "ffn/w1"), p.get(b + "ffn/b1")), 0.0);                               // (B·T, ffn)
+                x = x.add(dropout(Attention.linear(sd, hidden, p.get(b + "ffn/w2"), p.get(b + "ffn/b2")), training)); // (B·T, d)
+            }
+            x = layerNorm(x, p.get("final_ln/gain"), p.get("final_ln/bias"));                         // (B·T, d)
+            width = d;
+        }
+
+        SDVariable perPosition = sd.reshape(x, -1, t, width);                                          // (B, T, w)
+        SDVariable weights = sd.reshape(isReal, -1, t, 1);                                              // (B, T, 1)
+        SDVariable count = sd.math.max(isReal.sum(true, 1), sd.constant(1.0).castTo(dt));             // (B, 1)
+        SDVariable pooled = perPosition.mul(weights).sum(1).div(count);                                 // (B, w)
+        SDVariable logits = Attention.linear(sd, pooled, p.get("classifier/w"), p.get("classifier/b")).rename(LOGITS); // (B, C)
+        sd.nn.softmax(PROBABILITIES, logits, -1);                                                        // (B, C)
+        if (training) {
+            SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)
+            SDVariable target = sd.oneHot(labels, config.classes(), -1, 1.0, 0.0, dt);                  // (B, C)
+            SDVariable loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
+            sd.setLossVariables(loss);
+        }
+    }
+
+    /** Layer norm over the features of (B·T, d) rows. */
+    private SDVariable layerNorm(SDVariable x, SDVariable gain, SDVariable bias) {
+        return sd.nn.layerNorm(x, gain, bias, false, 1);
+    }
+
+    private SDVariable dropout(SDVariable x, boolean training) {
+        return training && config.dropout > 0 ? sd.nn.dropoutInverted(x, 1.0 - config.dropout) : x;
+    }
+}

@@ -1,0 +1,157 @@
+package org.langid.model.graph;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.langid.model.config.ValidatedConfig;
+import org.langid.model.text.LanguageCodes;
+
+/**
+ * The attention classifier's shape and its optimiser: the {@code model:} section of a profile.
+ * Two block styles:
+ * <ul>
+ *   <li>{@code transformer}: {@code layers} pre-norm encoder blocks (layer norm → multi-head
+ *       attention → residual; layer norm → feed-forward → residual), final layer norm;</li>
+ *   <li>{@code seed}: the reference tutorial's classifier: one attention head of
+ *       {@code head_size}, Q/K/V projections without bias, no output projection, no residual,
+ *       no norm, no feed-forward; with {@code scaled: false} and {@code positional: false} it is
+ *       exactly the tutorial's model.</li>
+ * </ul>
+ * Both end in a mean over positions (padding excluded) and one linear layer to the languages.
+ */
+public class ModelConfig implements ValidatedConfig {
+
+    public static final String TRANSFORMER = "transformer";
+    public static final String SEED = "seed";
+
+    public int window = 16;
+    public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
+    public String block = TRANSFORMER;
+    public int dModel = 64;
+    public int heads = 4;
+    public int layers = 2;
+    public int ffn = 128;
+    /** Probability of dropping an activation while training (after attention and feed-forward); 0 disables. */
+    public double dropout = 0.0;
+    /** Learned positional embedding added to the character embedding. */
+    public boolean positional = true;
+    /** Divide attention scores by sqrt(head size). */
+    public boolean scaled = true;
+    /** Head size of the seed block (the transformer block's head size is d_model / heads). */
+    public int headSize = 16;
+    public Optimizer optimizer = new Optimizer();
+    /** Seeds parameter initialisation, shuffling and dropout. */
+    public long seed = 12345L;
+
+    public static class Optimizer {
+        public String name = "adam";
+        public double learningRate = 2e-3;
+        public double beta1 = 0.9;
+        public double beta2 = 0.999;
+        public double epsilon = 1e-8;
+        /** Linear warm-up from 0 over this many steps. */
+        public int warmupSteps = 100;
+        /** After warm-up: none, linear or cosine decay towards min_learning_rate over decay_steps. */
+        public String decay = "cosine";
+        /** Steps over which the rate decays after warm-up; 0: the trainer sets it to the run's total steps. */
+        public long decaySteps = 0;
+        public double minLearningRate = 1e-4;
+    }
+
+    /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
+    public static ModelConfig seedTutorial(List<String> languages) {
+        ModelConfig config = new ModelConfig();
+        config.block = SEED;
+        config.dModel = 8;
+        config.headSize = 16;
+        config.heads = 1;
+        config.layers = 1;
+        config.positional = false;
+        config.scaled = false;
+        config.languages = new ArrayList<>(languages);
+        return config;
+    }
+
+    public int classes() {
+        return languages.size();
+    }
+
+    /** Width of the pooled representation fed to the final linear layer. */
+    public int pooledWidth() {
+        return SEED.equals(block) ? headSize : dModel;
+    }
+
+    /** One line naming the shape, as benchmarks print it. */
+    public String describe() {
+        return SEED.equals(block)
+                ? String.format("model: seed d_model=%d head_size=%d scaled=%s positional=%s window=%d classes=%d",
+                        dModel, headSize, scaled, positional, window, classes())
+                : String.format("model: d_model=%d heads=%d layers=%d ffn=%d window=%d classes=%d",
+                        dModel, heads, layers, ffn, window, classes());
+    }
+
+    @Override
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (!TRANSFORMER.equals(block) && !SEED.equals(block)) {
+            problems.add("block '" + block + "' is not one of transformer, seed");
+        }
+        if (window < 1) {
+            problems.add("window must be at least 1, got " + window);
+        }
+        if (languages.size() < 2) {
+            problems.add("languages must name at least two languages, got " + languages);
+        }
+        if (languages.stream().distinct().count() != languages.size()) {
+            problems.add("languages must not repeat: " + languages);
+        }
+        for (String language : languages) {
+            LanguageCodes.problem(language).ifPresent(p -> problems.add("languages: " + p));
+        }
+        if (dModel < 1) {
+            problems.add("d_model must be at least 1, got " + dModel);
+        }
+        if (TRANSFORMER.equals(block)) {
+            if (heads < 1) {
+                problems.add("heads must be at least 1, got " + heads);
+            } else if (dModel % heads != 0) {
+                problems.add("d_model " + dModel + " is not divisible by heads " + heads);
+            }
+            if (layers < 0) {
+                problems.add("layers must be 0 or more, got " + layers);
+            }
+            if (ffn < 1) {
+                problems.add("ffn must be at least 1, got " + ffn);
+            }
+        } else if (headSize < 1) {
+            problems.add("head_size must be at least 1, got " + headSize);
+        }
+        if (dropout < 0 || dropout >= 1) {
+            problems.add("dropout must be in [0, 1), got " + dropout);
+        }
+        if (!"adam".equals(optimizer.name)) {
+            problems.add("optimizer.name '" + optimizer.name + "' is not supported (adam)");
+        }
+        if (!(optimizer.learningRate > 0)) {
+            problems.add("optimizer.learning_rate must be positive, got " + optimizer.learningRate);
+        }
+        if (optimizer.minLearningRate < 0 || optimizer.minLearningRate > optimizer.learningRate) {
+            problems.add("optimizer.min_learning_rate must be in [0, learning_rate], got " + optimizer.minLearningRate);
+        }
+        if (!List.of("none", "linear", "cosine").contains(optimizer.decay)) {
+            problems.add("optimizer.decay '" + optimizer.decay + "' is not one of none, linear, cosine");
+        }
+        if (optimizer.warmupSteps < 0 || optimizer.decaySteps < 0) {
+            problems.add("optimizer.warmup_steps and decay_steps must be 0 or more");
+        }
+        return problems;
+    }
+
+    /** Throws {@link IllegalArgumentException} naming every problem. */
+    public ModelConfig validated() {
+        List<String> problems = problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+        return this;
+    }
+}

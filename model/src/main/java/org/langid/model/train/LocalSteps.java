@@ -1,0 +1,148 @@
+package org.langid.model.train;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.api.OutAndGrad;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.updaters.AdamUpdater;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * Minibatch steps of Adam on one training graph, reading and writing a {@link TrainingState}.
+ * Gradients come from SameDiff; the update is ND4J's native Adam op applied to the whole flat
+ * parameter vector at once. The local trainer runs these steps over a dataset; the Spark
+ * trainer runs them on each worker between averaging rounds. Not thread-safe: one per thread.
+ */
+public final class LocalSteps {
+
+    private final ModelConfig config;
+    private final LanguageIdGraph graph;
+    private final SameDiff sd;
+    private final List<String> parameterNames;
+    private final Map<String, INDArray> gradientViews;
+    private final INDArray gradient;
+    private final WarmupDecaySchedule schedule;
+    private TrainingState state;
+    private Map<String, INDArray> parameterViews;
+    private INDArray firstMoment;
+    private INDArray secondMoment;
+
+    /**
+     * @param totalSteps the run's planned number of steps, for a decay schedule whose decay_steps is 0
+     */
+    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps) {
+        this.config = config.validated();
+        this.schedule = WarmupDecaySchedule.of(config.optimizer, totalSteps);
+        this.graph = LanguageIdGraph.build(config, state.parameters.dup(), true);
+        this.sd = graph.sameDiff();
+        this.parameterNames = graph.parameterNames();
+        this.gradient = Nd4j.zeros(state.parameters.dataType(), state.parameters.length());
+        this.gradientViews = graph.layout().views(gradient);
+        load(state);
+    }
+
+    /** Continues from {@code state} (the same object is then updated in place by each step). */
+    public void load(TrainingState state) {
+        if (state.parameters.length() != graph.layout().size()) {
+            throw new IllegalArgumentException("state has " + state.parameters.length() + " parameters, the model "
+                    + graph.layout().size());
+        }
+        this.state = state;
+        this.parameterViews = graph.layout().views(state.parameters);
+        long n = state.parameters.length();
+        this.firstMoment = state.updaterState.get(NDArrayIndex.interval(0, n));
+        this.secondMoment = state.updaterState.get(NDArrayIndex.interval(n, 2 * n));
+        pushParameters();
+    }
+
+    public TrainingState state() {
+        return state;
+    }
+
+    public LanguageIdGraph graph() {
+        return graph;
+    }
+
+    /** One step on the windows {@code indices[from, to)} of {@code data}; returns the minibatch loss. */
+    public double step(LabelledWindows data, int[] indices, int from, int to) {
+        Batch batch = Batch.of(data, indices, from, to);
+        return step(batch.windows(), batch.labels());
+    }
+
+    /**
+     * One step: gradients of the mean cross-entropy on the batch, then Adam.
+     *
+     * @param windows (B, T) INT32 symbol indices
+     * @param labels  (B) INT32 language indices
+     */
+    public double step(INDArray windows, INDArray labels) {
+        if (config.dropout > 0) {
+            // Dropout masks are a function of (seed, step): a re-run step draws the same ones.
+            Nd4j.getRandom().setSeed(config.seed * 1_000_003L + state.step);
+        }
+        Map<String, INDArray> placeholders = new HashMap<>();
+        placeholders.put(LanguageIdGraph.WINDOWS, windows);
+        placeholders.put(LanguageIdGraph.LABELS, labels);
+        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames);
+        for (String name : parameterNames) {
+            gradientViews.get(name).assign(result.getGradients().get(name));
+        }
+        double rate = schedule.at(state.step);
+        // In place: gradient becomes the update, the moments advance.
+        Nd4j.exec(new AdamUpdater(gradient, secondMoment, firstMoment, rate,
+                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+        state.parameters.subi(gradient);
+        state.step++;
+        pushParameters();
+        return result.getOutputs().get(LanguageIdGraph.LOSS).getDouble(0);
+    }
+
+    /** The learning rate the next step will use. */
+    public double learningRate() {
+        return schedule.at(state.step);
+    }
+
+    /** Copies the state's parameters into the graph's variables. */
+    private void pushParameters() {
+        for (String name : parameterNames) {
+            INDArray variable = sd.getArrForVarName(name);
+            INDArray value = parameterViews.get(name);
+            if (variable != value) {
+                variable.assign(value);
+            }
+        }
+    }
+
+    /** A minibatch as the graph's placeholders. */
+    public record Batch(INDArray windows, INDArray labels) {
+
+        public static Batch of(LabelledWindows data, int[] indices, int from, int to) {
+            int t = data.windowLength();
+            int b = to - from;
+            int[] symbols = new int[b * t];
+            int[] labels = new int[b];
+            byte[] source = data.symbols();
+            for (int row = 0; row < b; row++) {
+                int index = indices[from + row];
+                for (int j = 0; j < t; j++) {
+                    symbols[row * t + j] = source[index * t + j];
+                }
+                labels[row] = data.labels()[index];
+            }
+            return new Batch(Nd4j.createFromArray(symbols).reshape(b, t).castTo(DataType.INT32),
+                    Nd4j.createFromArray(labels).castTo(DataType.INT32));
+        }
+    }
+
+    /** Parameter count of a config (for printing). */
+    public static long parameterCount(ModelConfig config) {
+        return ParameterLayout.of(config).size();
+    }
+}

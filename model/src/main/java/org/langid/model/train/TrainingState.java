@@ -1,0 +1,71 @@
+package org.langid.model.train;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Everything a training step depends on, as plain values: the flat parameter vector, Adam's
+ * state (first and second moments, one flat vector of twice the parameters), the number of
+ * steps taken and the epoch. The shuffling order is a function of (seed, epoch) and dropout is
+ * seeded by (seed, step), so this state plus the config determines the next step exactly.
+ * The distributed trainer averages {@link #parameters} and {@link #updaterState} across workers.
+ */
+public final class TrainingState {
+
+    private static final int FORMAT = 1;
+
+    public final INDArray parameters;
+    public final INDArray updaterState;
+    public long step;
+    public int epoch;
+
+    public TrainingState(INDArray parameters, INDArray updaterState, long step, int epoch) {
+        if (updaterState.length() != 2 * parameters.length()) {
+            throw new IllegalArgumentException("Adam state must hold 2 values per parameter: " + updaterState.length()
+                    + " for " + parameters.length() + " parameters");
+        }
+        this.parameters = parameters;
+        this.updaterState = updaterState;
+        this.step = step;
+        this.epoch = epoch;
+    }
+
+    /** A fresh state: given parameters, zero moments, step 0. */
+    public static TrainingState start(INDArray parameters) {
+        return new TrainingState(parameters, Nd4j.zeros(parameters.dataType(), 2 * parameters.length()), 0, 0);
+    }
+
+    /** A deep copy. */
+    public TrainingState copy() {
+        return new TrainingState(parameters.dup(), updaterState.dup(), step, epoch);
+    }
+
+    public void write(OutputStream out) throws IOException {
+        DataOutputStream data = new DataOutputStream(out);
+        data.writeInt(FORMAT);
+        data.writeLong(step);
+        data.writeInt(epoch);
+        data.flush();
+        Nd4j.write(parameters, data);
+        Nd4j.write(updaterState, data);
+        data.flush();
+    }
+
+    public static TrainingState read(InputStream in) throws IOException {
+        DataInputStream data = new DataInputStream(in);
+        int format = data.readInt();
+        if (format != FORMAT) {
+            throw new IOException("training state format " + format + " is not supported (this version reads " + FORMAT + ")");
+        }
+        long step = data.readLong();
+        int epoch = data.readInt();
+        INDArray parameters = Nd4j.read(data);
+        INDArray updater = Nd4j.read(data);
+        return new TrainingState(parameters, updater, step, epoch);
+    }
+}

@@ -1,0 +1,198 @@
+package org.langid.model.graph;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.langid.model.config.ConfigException;
+import org.langid.model.config.ConfigTree;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+class LanguageIdGraphTest {
+
+    private static ModelConfig tiny() {
+        ModelConfig config = new ModelConfig();
+        config.window = 5;
+        config.languages = List.of("en", "de", "fr");
+        config.dModel = 4;
+        config.heads = 2;
+        config.layers = 1;
+        config.ffn = 6;
+        return config;
+    }
+
+    private static INDArray windows(int[][] rows) {
+        return Nd4j.createFromArray(rows).castTo(DataType.INT32);
+    }
+
+    private static Map<String, INDArray> feed(INDArray windows, int... labels) {
+        Map<String, INDArray> placeholders = new HashMap<>();
+        placeholders.put(LanguageIdGraph.WINDOWS, windows);
+        if (labels.length > 0) {
+            placeholders.put(LanguageIdGraph.LABELS, Nd4j.createFromArray(labels).castTo(DataType.INT32));
+        }
+        return placeholders;
+    }
+
+    @Test
+    void gradientsOfATinyTransformerMatchFiniteDifferences() {
+        checkGradients(tiny());
+    }
+
+    @Test
+    void gradientsOfTheSeedClassifierMatchFiniteDifferences() {
+        ModelConfig seed = ModelConfig.seedTutorial(List.of("en", "de", "fr"));
+        seed.window = 5;
+        seed.dModel = 3;
+        seed.headSize = 4;
+        checkGradients(seed);
+    }
+
+    /** Central differences on every parameter, double precision, against SameDiff's gradients. */
+    private static void checkGradients(ModelConfig config) {
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(7, DataType.DOUBLE);
+        // Make biases and norms non-trivial so their gradients are exercised.
+        parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.2));
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
+        SameDiff sd = graph.sameDiff();
+        // Second row padded at its end: the gradient must flow correctly around the mask.
+        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2);
+        Map<String, INDArray> gradients = sd.calculateGradients(feed, graph.parameterNames());
+        double eps = 1e-6;
+        int checked = 0;
+        for (String name : graph.parameterNames()) {
+            INDArray variable = sd.getArrForVarName(name);
+            INDArray flatView = variable.reshape(variable.length());
+            INDArray gradient = gradients.get(name).reshape(variable.length());
+            for (long i = 0; i < variable.length(); i++) {
+                double original = flatView.getDouble(i);
+                flatView.putScalar(i, original + eps);
+                double plus = loss(sd, feed);
+                flatView.putScalar(i, original - eps);
+                double minus = loss(sd, feed);
+                flatView.putScalar(i, original);
+                double numeric = (plus - minus) / (2 * eps);
+                double analytic = gradient.getDouble(i);
+                double scale = Math.max(1e-4, Math.abs(numeric) + Math.abs(analytic));
+                assertTrue(Math.abs(numeric - analytic) / scale < 1e-4,
+                        name + "[" + i + "]: analytic " + analytic + ", numeric " + numeric);
+                checked++;
+            }
+        }
+        assertEquals(layout.size(), checked);
+    }
+
+    private static double loss(SameDiff sd, Map<String, INDArray> feed) {
+        return sd.output(feed, LanguageIdGraph.LOSS).get(LanguageIdGraph.LOSS).getDouble(0);
+    }
+
+    @Test
+    void permutingTheCharactersOfAWindowChangesTheOutput() {
+        ModelConfig config = new ModelConfig();
+        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
+        int[] window = {7, 4, 11, 11, 14, 62, 22, 14, 17, 11, 3, 62, 0, 1, 2, 63};
+        int[] reversed = new int[window.length];
+        for (int i = 0; i < window.length; i++) {
+            reversed[i] = window[window.length - 1 - i];
+        }
+        INDArray logits = graph.sameDiff().output(feed(windows(new int[][] {window, reversed})), LanguageIdGraph.LOGITS)
+                .get(LanguageIdGraph.LOGITS);
+        double difference = logits.getRow(0).sub(logits.getRow(1)).norm2Number().doubleValue();
+        assertTrue(difference > 1e-4, "same characters in another order give other logits: " + difference);
+
+        ModelConfig noPositions = new ModelConfig();
+        noPositions.positional = false;
+        LanguageIdGraph bagOfCharacters = LanguageIdGraph.build(noPositions, ParameterLayout.of(noPositions).initialise(3, DataType.FLOAT), false);
+        INDArray same = bagOfCharacters.sameDiff().output(feed(windows(new int[][] {window, reversed})), LanguageIdGraph.LOGITS)
+                .get(LanguageIdGraph.LOGITS);
+        assertArrayEquals(same.getRow(0).toFloatVector(), same.getRow(1).toFloatVector(), 1e-5f,
+                "control: without positions, attention cannot tell the order (the seed's model)");
+    }
+
+    @Test
+    void saveThenLoadGivesBitIdenticalOutputs() throws Exception {
+        ModelConfig config = new ModelConfig();
+        INDArray parameters = ParameterLayout.of(config).initialise(11, DataType.FLOAT);
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
+        INDArray input = windows(new int[][] {{1, 24, 62, 45, 0, 13, 6, 62, 51, 0, 8, 24, 0, 13, 6, 64}, {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}});
+        INDArray before = graph.sameDiff().output(feed(input), LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+
+        // 1. SameDiff's own FlatBuffers format.
+        ByteBuffer flat = graph.sameDiff().asFlatBuffers(false);
+        SameDiff restored = SameDiff.fromFlatBuffers(flat);
+        INDArray afterFlatBuffers = restored.output(feed(input), LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+        assertArrayEquals(before.data().asInt(), afterFlatBuffers.data().asInt(), "bit-identical through FlatBuffers");
+
+        // 2. The project's form: config as YAML/JSON + the flat parameter vector, graph rebuilt.
+        String configJson = ConfigTree.toJson(config).toString();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Nd4j.write(parameters, new java.io.DataOutputStream(bytes));
+        ModelConfig reloadedConfig = ConfigTree.parse("model: " + configJson, "saved").section("model", ModelConfig.class);
+        INDArray reloadedParameters = Nd4j.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
+        INDArray afterRebuild = LanguageIdGraph.build(reloadedConfig, reloadedParameters, false).sameDiff()
+                .output(feed(input), LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+        assertArrayEquals(before.data().asInt(), afterRebuild.data().asInt(), "bit-identical through config + parameters");
+    }
+
+    @Test
+    void returnsTheAttentionWeightsOfEveryLayerAndHead() {
+        ModelConfig config = new ModelConfig();
+        config.layers = 3;
+        LanguageIdGraph graph = LanguageIdGraph.build(config, ParameterLayout.of(config).initialise(5, DataType.FLOAT), false);
+        assertEquals(3, graph.attentionOutputs().size());
+        int pad = ParameterLayout.PAD;
+        INDArray input = windows(new int[][] {
+            {7, 4, 11, 11, 14, 62, 22, 14, 17, 11, 3, 63, pad, pad, pad, pad},
+            {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}});
+        Map<String, INDArray> out = graph.sameDiff().output(feed(input), graph.attentionOutputs().toArray(new String[0]));
+        for (String name : graph.attentionOutputs()) {
+            INDArray weights = out.get(name);
+            assertArrayEquals(new long[] {2, config.heads, 16, 16}, weights.shape(), name);
+            INDArray rowSums = weights.sum(3);
+            assertTrue(rowSums.sub(1).amax().getDouble(0) < 1e-5, "rows sum to 1");
+            for (int h = 0; h < config.heads; h++) {
+                for (int i = 0; i < 16; i++) {
+                    for (int j = 12; j < 16; j++) {
+                        assertEquals(0.0, weights.getDouble(0, h, i, j), 0.0, "padding gets no attention");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void configurationIsValidatedWithClearMessagesAndTheSeedModelIsExpressible() {
+        ConfigException notDivisible = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  d_model: 30\n  heads: 4\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: section 'model': d_model 30 is not divisible by heads 4", notDivisible.getMessage());
+        ConfigException several = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  languages: [en]\n  dropout: 1.5\n  block: rnn\n", "m.yaml").section("model", ModelConfig.class));
+        assertTrue(several.getMessage().contains("block 'rnn' is not one of transformer, seed"), several.getMessage());
+        assertTrue(several.getMessage().contains("languages must name at least two languages"), several.getMessage());
+        assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
+
+        ModelConfig seed = ConfigTree.parse(
+                "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n"
+                        + "  languages: [en, de, fr, es, it, pt, nl, sv]\n", "seed.yaml").section("model", ModelConfig.class);
+        ParameterLayout layout = ParameterLayout.of(seed);
+        // Embedding 69×8, W_q/W_k/W_v 8×16 (no bias, as in the tutorial), fc 16×8 + 8.
+        assertEquals(69 * 8 + 3 * 8 * 16 + 16 * 8 + 8, layout.size());
+        assertEquals(List.of("embedding", "seed/wq", "seed/wk", "seed/wv", "classifier/w", "classifier/b"),
+                layout.params().stream().map(ParameterLayout.Param::name).toList());
+        LanguageIdGraph graph = LanguageIdGraph.build(seed, layout.initialise(1, DataType.FLOAT), false);
+        assertFalse(graph.attentionOutputs().isEmpty());
+        assertEquals(73_032, ParameterLayout.of(new ModelConfig()).size(), "default model: the same count as the PyTorch reference");
+    }
+}
