@@ -30,7 +30,7 @@ else
   echo "already installed: ${packages[*]}"
 fi
 
-# BLAS check: 1024x1024 sgemm throughput with torch's default thread count.
+# BLAS check: 1024x1024 sgemm throughput (OpenBLAS sizes its own thread pool: all cores by default).
 "$PY" - "$MIN_GFLOPS" <<'PYEOF'
 import sys, time, torch
 min_gflops = float(sys.argv[1])
@@ -47,8 +47,10 @@ for _ in range(5):
         torch.mm(a, b)
     dt = time.perf_counter() - t0
     best = max(best, 2.0 * n ** 3 * reps / dt / 1e9)
-blas = [l.strip() for l in torch.__config__.show().splitlines() if "BLAS" in l]
-print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, {'; '.join(blas) or 'BLAS: ?'}")
+cfg = torch.__config__.show()
+info = cfg[cfg.find("BLAS_INFO="):].split(",")[0] if "BLAS_INFO=" in cfg else "BLAS_INFO=?"
+loaded = sorted({line.split()[-1] for line in open("/proc/self/maps") if "blas" in line.lower()})
+print(f"torch {torch.__version__}, threads {torch.get_num_threads()}, {info}, loaded: {' '.join(loaded) or 'none'}")
 print(f"sgemm {n}x{n}: {best:.1f} GFLOP/s")
 if best < min_gflops:
     print(f"FAIL: sgemm below {min_gflops:.0f} GFLOP/s; is libopenblas0-pthread installed and selected "

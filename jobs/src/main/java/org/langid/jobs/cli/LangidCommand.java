@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = LangidCommand.Version.class,
         description = "Attention-based language identification, trained on Apache Spark.",
-        subcommands = {PipelineCommand.class, PrepareCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PipelineCommand.class, PrepareCommand.class, TrainCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class LangidCommand implements Runnable {
 
     @CommandLine.Spec

@@ -29,6 +29,7 @@ public final class LocalSteps {
     private final Map<String, INDArray> gradientViews;
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
+    private final StepArena arena = new StepArena();
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
@@ -92,8 +93,17 @@ public final class LocalSteps {
         placeholders.put(LanguageIdGraph.LABELS, labels);
         OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames);
         for (String name : parameterNames) {
-            gradientViews.get(name).assign(result.getGradients().get(name));
+            INDArray g = result.getGradients().get(name);
+            if (g == null) {
+                throw new IllegalStateException("SameDiff returned no gradient for parameter " + name + ": it does not reach the loss");
+            }
+            gradientViews.get(name).assign(g);
         }
+        double loss = result.getOutputs().get(LanguageIdGraph.LOSS).getDouble(0);
+        // Results are copied out: the step's arrays can serve the next step. The sessions exist
+        // from the first step on, so the arena is installed (once per thread) after it.
+        arena.recycle();
+        arena.install(sd);
         double rate = schedule.at(state.step);
         // In place: gradient becomes the update, the moments advance.
         Nd4j.exec(new AdamUpdater(gradient, secondMoment, firstMoment, rate,
@@ -101,7 +111,7 @@ public final class LocalSteps {
         state.parameters.subi(gradient);
         state.step++;
         pushParameters();
-        return result.getOutputs().get(LanguageIdGraph.LOSS).getDouble(0);
+        return loss;
     }
 
     /** The learning rate the next step will use. */

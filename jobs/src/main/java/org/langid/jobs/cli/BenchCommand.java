@@ -1,0 +1,143 @@
+package org.langid.jobs.cli;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.text.Vocabulary;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.LocalSteps;
+import org.langid.model.train.NativeThreads;
+import org.langid.model.train.TrainConfig;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.profiler.OpProfiler;
+import org.nd4j.linalg.profiler.ProfilerConfig;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code langid bench}: throughput measurements (figures in the README come from here). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks. Each prints what it measured and, as its last line, the figure.",
+        subcommands = {BenchCommand.Train.class})
+public final class BenchCommand implements Runnable {
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(name = "train", mixinStandardHelpOptions = true,
+            description = "Training throughput of the model configured in the profile on random windows: warm-up, then "
+                    + "S seconds timed in intervals of about a second. Last line: 'samples/s: N', the median interval.")
+    static final class Train implements Callable<Integer> {
+
+        @Option(names = "--trainer", defaultValue = "local", description = "local (no Spark). Default: ${DEFAULT-VALUE}.")
+        String trainer;
+
+        @Option(names = "--batch", defaultValue = "1024", description = "Minibatch size. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--seconds", defaultValue = "20", description = "Timed seconds. Default: ${DEFAULT-VALUE}.")
+        double seconds;
+
+        @Option(names = "--warmup-seconds", defaultValue = "5", description = "Untimed warm-up. Default: ${DEFAULT-VALUE}.")
+        double warmupSeconds;
+
+        @Option(names = "--profile-ops", description = "After timing, profile 5 steps with ND4J's op profiler and print the time per op type.")
+        boolean profileOps;
+
+        @Mixin
+        ProfileOptions profile;
+
+        @Override
+        public Integer call() {
+            if (!"local".equals(trainer)) {
+                throw new IllegalArgumentException("--trainer " + trainer + " is not available yet (local only; spark arrives with issue 4)");
+            }
+            var tree = profile.load(new Configuration());
+            ModelConfig config = tree.section("model", ModelConfig.class);
+            TrainConfig train = tree.section("train", TrainConfig.class);
+            NativeThreads.limit(train.nativeThreads);
+            System.out.println(config.describe());
+            System.out.println("params: " + ParameterLayout.of(config).size());
+            System.out.println("batch: " + batch + ", nd4j backend: " + Nd4j.getBackend().getClass().getSimpleName()
+                    + ", native threads: " + train.nativeThreads + ", cores: " + Runtime.getRuntime().availableProcessors());
+
+            // A pool of random batches, built before timing so data generation is not measured.
+            int poolBatches = 16;
+            int n = batch * poolBatches;
+            SplittableRandom random = new SplittableRandom(1);
+            byte[] symbols = new byte[n * config.window];
+            int[] labels = new int[n];
+            for (int i = 0; i < symbols.length; i++) {
+                symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
+            }
+            for (int i = 0; i < n; i++) {
+                labels[i] = random.nextInt(config.classes());
+            }
+            LabelledWindows data = new LabelledWindows(symbols, labels, config.window, config.languages);
+            int[] order = new int[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            List<LocalSteps.Batch> batches = new ArrayList<>();
+            for (int b = 0; b < poolBatches; b++) {
+                batches.add(LocalSteps.Batch.of(data, order, b * batch, (b + 1) * batch));
+            }
+            LocalSteps steps = new LocalSteps(config,
+                    TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT)), Long.MAX_VALUE);
+
+            long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
+            int next = 0;
+            while (System.nanoTime() < warmupEnd) {
+                LocalSteps.Batch b = batches.get(next++ % poolBatches);
+                steps.step(b.windows(), b.labels());
+            }
+            List<Double> rates = new ArrayList<>();
+            long end = System.nanoTime() + (long) (seconds * 1e9);
+            while (System.nanoTime() < end) {
+                long intervalStart = System.nanoTime();
+                long samples = 0;
+                do {
+                    LocalSteps.Batch b = batches.get(next++ % poolBatches);
+                    steps.step(b.windows(), b.labels());
+                    samples += batch;
+                } while (System.nanoTime() - intervalStart < 1_000_000_000L);
+                rates.add(samples / ((System.nanoTime() - intervalStart) / 1e9));
+            }
+            if (profileOps) {
+                printOpProfile(steps, batches);
+            }
+            Collections.sort(rates);
+            System.out.printf("intervals: %d, min %.0f, max %.0f samples/s%n", rates.size(), rates.get(0), rates.get(rates.size() - 1));
+            System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
+            return 0;
+        }
+
+        /** Time by op type over 5 profiled steps (ND4J's OpProfiler table: op, share, milliseconds). */
+        private static void printOpProfile(LocalSteps steps, List<LocalSteps.Batch> batches) {
+            int profiled = 5;
+            Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
+            OpProfiler.getInstance().reset();
+            long started = System.nanoTime();
+            for (int i = 0; i < profiled; i++) {
+                LocalSteps.Batch b = batches.get(i % batches.size());
+                steps.step(b.windows(), b.labels());
+            }
+            double millis = (System.nanoTime() - started) / 1e6;
+            Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
+            System.out.printf("op profile: %d steps, %.0f ms a step (profiled); time by op over the %d steps:%n", profiled, millis / profiled, profiled);
+            System.out.println(OpProfiler.getInstance().getLongAggergator().asPercentageString());
+        }
+    }
+}

@@ -1,0 +1,58 @@
+package org.langid.jobs.cli;
+
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.train.LocalTrainJob;
+import org.langid.model.config.ConfigException;
+import org.langid.model.config.ConfigTree;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.TrainConfig;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "train", mixinStandardHelpOptions = true,
+        description = "Train the attention model on prepare's windows (the model: and train: sections of the profile). "
+                + "--trainer local trains on this machine without Spark workers; the Spark parameter-averaging trainer "
+                + "arrives with issue 4.")
+public final class TrainCommand implements Callable<Integer> {
+
+    @Option(names = {"-i", "--input"}, required = true, paramLabel = "DIR", description = "Output directory of langid prepare.")
+    String prepared;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR",
+            description = "Where to write state.bin and train-summary.json.")
+    String output;
+
+    @Option(names = "--trainer", defaultValue = "local", description = "local. Default: ${DEFAULT-VALUE}.")
+    String trainer;
+
+    @Mixin
+    ProfileOptions profile;
+
+    @Mixin
+    SparkOptions sparkOptions;
+
+    @Override
+    public Integer call() {
+        if (!"local".equals(trainer)) {
+            throw new ConfigException("--trainer " + trainer + " is not available yet (local only; spark arrives with issue 4)");
+        }
+        ConfigTree tree = profile.load(new Configuration());
+        ModelConfig model = tree.section("model", ModelConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class);
+        SparkSession spark = sparkOptions.start("langid train");
+        try {
+            LocalTrainer.Result result = LocalTrainJob.run(spark, prepared, output, model, train);
+            LocalTrainer.EpochResult last = result.last();
+            System.out.printf("trained %d steps (%d epochs): validation accuracy %.4f on %d windows%n",
+                    result.state().step, last.epoch(), last.validation().accuracy(), last.validation().windows());
+            System.out.println("output: " + output);
+            return 0;
+        } finally {
+            spark.stop();
+        }
+    }
+}

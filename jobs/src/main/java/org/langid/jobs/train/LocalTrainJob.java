@@ -1,0 +1,76 @@
+package org.langid.jobs.train;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.config.ConfigTree;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.TrainConfig;
+
+/**
+ * {@code langid train --trainer local}: trains on one machine from prepare's windows and writes
+ * {@code state.bin} (parameters, Adam state, step, epoch) and {@code train-summary.json}
+ * (config, data, per-epoch history).
+ */
+public final class LocalTrainJob {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private LocalTrainJob() {
+    }
+
+    public static LocalTrainer.Result run(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
+        LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
+        LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
+        LocalTrainer.Result result = new LocalTrainer(model, train).fit(training, validation);
+
+        Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+        try {
+            Path state = new Path(output, "state.bin");
+            FileSystem fs = state.getFileSystem(hadoop);
+            fs.mkdirs(new Path(output));
+            try (OutputStream out = fs.create(state, true)) {
+                result.state().write(out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the training state to " + output + ": " + e.getMessage(), e);
+        }
+        ObjectNode summary = JSON.createObjectNode();
+        summary.put("trainer", "local");
+        summary.put("prepared", prepared);
+        summary.set("model", ConfigTree.toJson(model));
+        summary.set("train", ConfigTree.toJson(train));
+        summary.put("parameters", ParameterLayout.of(model).size());
+        summary.put("training_windows", training.size());
+        summary.put("validation_windows", validation.size());
+        ArrayNode history = summary.putArray("epochs");
+        for (LocalTrainer.EpochResult epoch : result.history()) {
+            ObjectNode e = history.addObject();
+            e.put("epoch", epoch.epoch());
+            e.put("step", epoch.step());
+            e.put("train_loss", epoch.trainLoss());
+            e.put("validation_accuracy", epoch.validation().accuracy());
+            e.put("validation_loss", epoch.validation().meanLoss());
+            e.put("seconds", epoch.seconds());
+            e.put("samples_per_second", epoch.samplesPerSecond());
+        }
+        try {
+            HadoopFiles.writeStringAtomically(output + "/train-summary.json", JSON.writeValueAsString(summary) + "\n", hadoop);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        return result;
+    }
+}

@@ -1,0 +1,96 @@
+package org.langid.model.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Trains the model on one machine, without Spark: epochs of shuffled minibatches through
+ * {@link LocalSteps}, validation accuracy after each epoch. The estimator half of the pair:
+ * {@link #fit} returns the fitted parameters with their history.
+ */
+public final class LocalTrainer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalTrainer.class);
+
+    /** What one epoch ended with. */
+    public record EpochResult(int epoch, long step, double trainLoss, Evaluation validation, double seconds, double samplesPerSecond) {
+    }
+
+    /** The fitted state and how it got there. */
+    public record Result(TrainingState state, List<EpochResult> history) {
+        public EpochResult last() {
+            return history.get(history.size() - 1);
+        }
+    }
+
+    private final ModelConfig model;
+    private final TrainConfig train;
+
+    public LocalTrainer(ModelConfig model, TrainConfig train) {
+        this.model = model.validated();
+        this.train = train;
+        List<String> problems = train.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+    }
+
+    /** Trains from the config's seeded initialisation. */
+    public Result fit(LabelledWindows training, LabelledWindows validation) {
+        return fit(TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT)), training, validation);
+    }
+
+    /** Continues from {@code state} (its epoch and step say where). */
+    public Result fit(TrainingState state, LabelledWindows training, LabelledWindows validation) {
+        checkLabels(training);
+        checkLabels(validation);
+        NativeThreads.limit(train.nativeThreads);
+        long stepsPerEpoch = (training.size() + train.batchSize - 1) / train.batchSize;
+        long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
+        LocalSteps steps = new LocalSteps(model, state, plannedSteps);
+        List<EpochResult> history = new ArrayList<>();
+        long lastLog = System.nanoTime();
+        while (state.epoch < train.epochs && !(train.maxSteps > 0 && state.step >= train.maxSteps)) {
+            long started = System.nanoTime();
+            int[] order = Shuffle.permutation(training.size(), model.seed, state.epoch);
+            double lossSum = 0;
+            long batches = 0;
+            long samples = 0;
+            for (int from = 0; from < order.length && !(train.maxSteps > 0 && state.step >= train.maxSteps); from += train.batchSize) {
+                int to = Math.min(order.length, from + train.batchSize);
+                lossSum += steps.step(training, order, from, to);
+                batches++;
+                samples += to - from;
+                if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds) {
+                    lastLog = System.nanoTime();
+                    double elapsed = (lastLog - started) / 1e9;
+                    LOG.info(String.format("epoch %d step %d: %.0f%% of the epoch, loss %.4f, %.0f samples/s, lr %.2e",
+                            state.epoch + 1, state.step, 100.0 * to / order.length, lossSum / batches, samples / elapsed, steps.learningRate()));
+                }
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
+            state.epoch++;
+            EpochResult result = new EpochResult(state.epoch, state.step, batches == 0 ? Double.NaN : lossSum / batches,
+                    evaluation, seconds, samples / seconds);
+            history.add(result);
+            LOG.info(String.format("epoch %d done: train loss %.4f, validation accuracy %.4f (loss %.4f) on %d windows, %.0f samples/s",
+                    result.epoch(), result.trainLoss(), evaluation.accuracy(), evaluation.meanLoss(), evaluation.windows(), result.samplesPerSecond()));
+        }
+        return new Result(state, history);
+    }
+
+    private void checkLabels(LabelledWindows data) {
+        if (!data.languages().equals(model.languages)) {
+            throw new IllegalArgumentException("windows are labelled with " + data.languages() + ", the model predicts " + model.languages);
+        }
+        if (data.windowLength() != model.window) {
+            throw new IllegalArgumentException("windows are " + data.windowLength() + " long, the model reads " + model.window);
+        }
+    }
+}

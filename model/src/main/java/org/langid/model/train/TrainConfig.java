@@ -1,0 +1,42 @@
+package org.langid.model.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.langid.model.config.ValidatedConfig;
+
+/** How long and in what pieces to train: the {@code train:} section of a profile. */
+public class TrainConfig implements ValidatedConfig {
+
+    /** Windows per minibatch (per worker, for the Spark trainer). */
+    public int batchSize = 256;
+    public int epochs = 2;
+    /** Stop after this many steps in all (0: no limit). */
+    public long maxSteps = 0;
+    /** Print progress at most this often. */
+    public double logEverySeconds = 10;
+    /** Windows evaluated per inference batch. */
+    public int evaluationBatchSize = 4096;
+    /** Threads for ND4J's native ops per training worker (see NativeThreads for why 1). */
+    public int nativeThreads = 1;
+
+    @Override
+    public List<String> problems() {
+        List<String> problems = new ArrayList<>();
+        if (batchSize < 1) {
+            problems.add("batch_size must be at least 1, got " + batchSize);
+        }
+        if (epochs < 1) {
+            problems.add("epochs must be at least 1, got " + epochs);
+        }
+        if (maxSteps < 0) {
+            problems.add("max_steps must be 0 (no limit) or positive, got " + maxSteps);
+        }
+        if (nativeThreads < 1) {
+            problems.add("native_threads must be at least 1, got " + nativeThreads);
+        }
+        if (evaluationBatchSize < 1) {
+            problems.add("evaluation_batch_size must be at least 1, got " + evaluationBatchSize);
+        }
+        return problems;
+    }
+}

@@ -1,0 +1,80 @@
+package org.langid.model.train;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.langid.model.data.SentenceSplitter;
+import org.langid.model.data.Split;
+import org.langid.model.text.TextNormalizer;
+import org.langid.model.text.Vocabulary;
+import org.langid.model.text.Windows;
+
+/**
+ * The committed sample corpus (data/sample/libreoffice) as labelled windows, built with the
+ * same pieces as `langid prepare` (normaliser, sentence splitter, windows) but without Spark,
+ * so model tests can train on real text.
+ */
+final class SampleCorpus {
+
+    static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
+
+    private SampleCorpus() {
+    }
+
+    static Map<Split, LabelledWindows> load(List<String> languages, int window, int stride) throws IOException {
+        SentenceSplitter splitter = new SentenceSplitter(0.8, 0.1, 20261121L);
+        Map<Split, ByteList> symbols = new EnumMap<>(Split.class);
+        Map<Split, List<Integer>> labels = new EnumMap<>(Split.class);
+        for (Split split : Split.values()) {
+            symbols.put(split, new ByteList());
+            labels.put(split, new ArrayList<>());
+        }
+        for (int label = 0; label < languages.size(); label++) {
+            String language = languages.get(label);
+            Set<String> sentences = new LinkedHashSet<>();
+            for (String line : Files.readAllLines(SAMPLE.resolve(language + ".txt"), StandardCharsets.UTF_8)) {
+                String normalised = TextNormalizer.normalize(line);
+                if (normalised.length() >= window) {
+                    sentences.add(normalised);
+                }
+            }
+            for (String sentence : sentences) {
+                Split split = splitter.splitOf(SentenceSplitter.sentenceId(language, sentence));
+                for (String w : Windows.cut(sentence, window, stride)) {
+                    symbols.get(split).addAll(Vocabulary.encode(w));
+                    labels.get(split).add(label);
+                }
+            }
+        }
+        Map<Split, LabelledWindows> result = new EnumMap<>(Split.class);
+        for (Split split : Split.values()) {
+            result.put(split, new LabelledWindows(symbols.get(split).toArray(),
+                    labels.get(split).stream().mapToInt(Integer::intValue).toArray(), window, languages));
+        }
+        return result;
+    }
+
+    private static final class ByteList {
+        private byte[] values = new byte[1 << 16];
+        private int size;
+
+        void addAll(byte[] more) {
+            while (size + more.length > values.length) {
+                values = java.util.Arrays.copyOf(values, values.length * 2);
+            }
+            System.arraycopy(more, 0, values, size, more.length);
+            size += more.length;
+        }
+
+        byte[] toArray() {
+            return java.util.Arrays.copyOf(values, size);
+        }
+    }
+}
