@@ -7,6 +7,11 @@ import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.prepare.PrepareSummary;
+import org.langid.jobs.train.LocalTrainJob;
+import org.langid.model.config.ConfigTree;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.TrainConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,8 +26,8 @@ public final class PipelineCommand implements Callable<Integer> {
 
     /** Stages not built yet, printed so a user knows what the run did not do. */
     static final List<String> STAGES_NOT_YET_BUILT = List.of(
-            "train (SameDiff attention model; local trainer and Spark parameter averaging)",
-            "evaluate (window and sentence accuracy, Lingua comparison)",
+            "distributed training by parameter averaging on Spark workers (train ran the local trainer)",
+            "evaluate (window and sentence accuracy on the test split, Lingua comparison)",
             "export (versioned model artefact in a registry)");
 
     @Option(names = {"-i", "--input"}, split = ",", paramLabel = "PATH",
@@ -42,9 +47,13 @@ public final class PipelineCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrepareConfig config = PrepareCommand.settings(profile, null, null);
+        ConfigTree tree = profile.load(new Configuration());
+        ModelConfig model = tree.section("model", ModelConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class);
         List<String> corpus = inputs != null ? inputs : List.of(Installation.path("data/sample/libreoffice"));
         String work = workDir != null ? workDir : Installation.path("work/pipeline");
         String prepared = work + "/prepared";
+        String trained = work + "/model";
 
         SparkSession spark = sparkOptions.start("langid pipeline");
         try {
@@ -53,6 +62,18 @@ public final class PipelineCommand implements Callable<Integer> {
             PrepareSummary summary = new PrepareJob(spark, config).run(corpus, prepared, true);
             SummaryTable.print(summary, System.out);
             System.out.printf("prepare took %.1f s%n", (System.nanoTime() - started) / 1e9);
+
+            started = System.nanoTime();
+            System.out.println();
+            System.out.println("[2/4] train (local trainer): " + model.describe().replace("model: ", "") + ", batch "
+                    + train.batchSize + ", " + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : ""));
+            LocalTrainer.Result result = LocalTrainJob.run(spark, prepared, trained, model, train);
+            for (LocalTrainer.EpochResult epoch : result.history()) {
+                System.out.printf("epoch %d: %d steps, train loss %.4f, validation accuracy %.4f on %d windows, %.0f samples/s%n",
+                        epoch.epoch(), epoch.step(), epoch.trainLoss(), epoch.validation().accuracy(), epoch.validation().windows(),
+                        epoch.samplesPerSecond());
+            }
+            System.out.printf("train took %.1f s; state: %s/state.bin%n", (System.nanoTime() - started) / 1e9, trained);
         } finally {
             spark.stop();
         }
