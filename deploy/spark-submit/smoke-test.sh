@@ -11,14 +11,13 @@ trap 'rm -rf "$work"' EXIT
 
 ./mvnw -B -q -Pcluster -DskipTests package
 jar="$(ls jobs/target/langid-jobs-*-cluster.jar | head -1)"
-./mvnw -B -q -pl jobs dependency:build-classpath -DincludeScope=provided -Dmdep.outputFile="$work/provided.txt"
 shipped_by_spark="$(tr ':' '\n' < jobs/target/launcher-classpath.txt \
   | grep -E '/org/slf4j/|/org/apache/logging/log4j/|jackson/core/jackson-(core|databind|annotations)/' | paste -sd: -)"
 flags="$(sed -n 's:.*<spark.java17.flags>\(.*\)</spark.java17.flags>.*:\1:p' pom.xml)"
 
 # shellcheck disable=SC2086
 java $flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" \
-  -cp "$(cat "$work/provided.txt"):$shipped_by_spark" org.apache.spark.deploy.SparkSubmit \
+  -cp "$(cat jobs/target/provided-classpath.txt):$shipped_by_spark" org.apache.spark.deploy.SparkSubmit \
   --master 'local[2]' --class org.langid.jobs.cli.LangidCommand "$jar" \
   prepare -c conf/local.yaml -i data/sample/udhr -o "$work/out" > "$work/stdout"
 grep -q '^windows/s: ' "$work/stdout" || { cat "$work/stdout"; echo "smoke test: no result line" >&2; exit 1; }

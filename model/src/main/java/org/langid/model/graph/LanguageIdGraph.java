@@ -176,6 +176,11 @@ public final class LanguageIdGraph {
     }
 
     private SDVariable dropout(SDVariable x, boolean training) {
-        return training && config.dropout > 0 ? sd.nn.dropoutInverted(x, 1.0 - config.dropout) : x;
+        return training && config.dropout > 0 ? dropout(sd, x, config.dropout) : x;
+    }
+
+    /** Inverted dropout: each value is zeroed with probability {@code rate}, survivors scaled by 1/(1 − rate). */
+    static SDVariable dropout(SameDiff sd, SDVariable x, double rate) {
+        return sd.nn.dropoutInverted(x, 1.0 - rate);   // ND4J takes the probability of keeping a value
     }
 }
