@@ -46,8 +46,8 @@ public final class PipelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrepareConfig config = PrepareCommand.settings(profile, null, null);
         ConfigTree tree = profile.load(new Configuration());
+        PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);
         List<String> corpus = inputs != null ? inputs : List.of(Installation.path("data/sample/libreoffice"));

@@ -8,6 +8,7 @@ import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.prepare.PrepareSummary;
 import org.langid.model.config.ConfigException;
+import org.langid.model.config.ConfigTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,7 +43,7 @@ public final class PrepareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         // Settings first: a bad profile fails in a second, before Spark starts.
-        PrepareConfig config = settings(profile, languages, format);
+        PrepareConfig config = settings(profile.load(new Configuration()), languages, format);
         SparkSession spark = sparkOptions.start("langid prepare");
         try {
             long started = System.nanoTime();
@@ -59,8 +60,9 @@ public final class PrepareCommand implements Callable<Integer> {
         }
     }
 
-    static PrepareConfig settings(ProfileOptions profile, List<String> languages, String format) {
-        PrepareConfig config = profile.load(new Configuration()).section("prepare", PrepareConfig.class);
+    /** The prepare section of a profile, with the command line's overrides applied and checked. */
+    static PrepareConfig settings(ConfigTree profile, List<String> languages, String format) {
+        PrepareConfig config = profile.section("prepare", PrepareConfig.class);
         if (languages != null) {
             config.languages = languages;
         }

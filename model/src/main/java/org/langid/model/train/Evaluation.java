@@ -23,6 +23,7 @@ public record Evaluation(long windows, long correct, double meanLoss) {
         }
         long correct = 0;
         double lossSum = 0;
+        StepArena arena = new StepArena();   // batches of one shape: recycle their arrays, as training does
         for (int from = 0; from < n; from += batchSize) {
             int to = Math.min(n, from + batchSize);
             LocalSteps.Batch batch = LocalSteps.Batch.of(data, identity, from, to);
@@ -37,7 +38,10 @@ public record Evaluation(long windows, long correct, double meanLoss) {
                 }
                 lossSum -= Math.log(Math.max(1e-12, probabilities.getDouble(row, label)));
             }
+            arena.recycle();
+            arena.install(sd);
         }
+        arena.close();
         return new Evaluation(n, correct, n == 0 ? 0 : lossSum / n);
     }
 }

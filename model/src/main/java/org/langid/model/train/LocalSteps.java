@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
-import org.langid.model.graph.ParameterLayout;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -149,10 +148,5 @@ public final class LocalSteps {
             return new Batch(Nd4j.createFromArray(symbols).reshape(b, t).castTo(DataType.INT32),
                     Nd4j.createFromArray(labels).castTo(DataType.INT32));
         }
-    }
-
-    /** Parameter count of a config (for printing). */
-    public static long parameterCount(ModelConfig config) {
-        return ParameterLayout.of(config).size();
     }
 }
