@@ -18,7 +18,9 @@ import org.langid.model.text.LanguageCodes;
  * </ul>
  * Both end in a mean over positions (padding excluded) and one linear layer to the languages.
  */
-public class ModelConfig implements ValidatedConfig {
+public class ModelConfig implements ValidatedConfig, java.io.Serializable {
+
+    private static final long serialVersionUID = 1L;
 
     public static final String TRANSFORMER = "transformer";
     public static final String SEED = "seed";
@@ -42,7 +44,8 @@ public class ModelConfig implements ValidatedConfig {
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
 
-    public static class Optimizer {
+    public static class Optimizer implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
         public String name = "adam";
         public double learningRate = 2e-3;
         public double beta1 = 0.9;

@@ -9,6 +9,8 @@ public class TrainConfig implements ValidatedConfig {
 
     /** Windows per minibatch (per worker, for the Spark trainer). */
     public int batchSize = 256;
+    /** Spark trainer: minibatches each worker takes between two averagings. */
+    public int averagingFrequency = 20;
     public int epochs = 2;
     /** Stop after this many steps in all (0: no limit). */
     public long maxSteps = 0;
@@ -24,6 +26,9 @@ public class TrainConfig implements ValidatedConfig {
         List<String> problems = new ArrayList<>();
         if (batchSize < 1) {
             problems.add("batch_size must be at least 1, got " + batchSize);
+        }
+        if (averagingFrequency < 1) {
+            problems.add("averaging_frequency must be at least 1, got " + averagingFrequency);
         }
         if (epochs < 1) {
             problems.add("epochs must be at least 1, got " + epochs);

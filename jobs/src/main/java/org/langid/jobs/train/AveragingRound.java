@@ -1,0 +1,106 @@
+package org.langid.jobs.train;
+
+import java.io.Serializable;
+import java.util.Iterator;
+import java.util.List;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.LocalSteps;
+import org.langid.model.train.NativeThreads;
+import org.langid.model.train.Shuffle;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The worker side of one synchronous parameter-averaging round: start from the broadcast state,
+ * take the round's minibatches of the worker's shard (round r of an epoch takes batches
+ * r·averagingFrequency onwards of the shard's shuffled order), return the resulting
+ * parameters and Adam state (as sums, to be added across workers and divided on the driver).
+ * A function of its inputs only, so a task Spark re-runs gives the same result.
+ */
+final class AveragingRound {
+
+    /** What the driver broadcasts each round. */
+    record Input(float[] parameters, float[] updaterState, long step, int epoch, int roundInEpoch,
+                 int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps) implements Serializable {
+    }
+
+    /** A worker's contribution, or the sum of several. */
+    record Sum(float[] parameters, float[] updaterState, double lossSum, long steps, long samples, int workers)
+            implements Serializable {
+
+        /** The identity of {@link #add}: no workers yet. */
+        static final Sum NONE = new Sum(null, null, 0, 0, 0, 0);
+
+        static Sum add(Sum a, Sum b) {
+            if (a.workers == 0) {
+                return b;
+            }
+            if (b.workers == 0) {
+                return a;
+            }
+            float[] p = a.parameters.clone();
+            float[] u = a.updaterState.clone();
+            for (int i = 0; i < p.length; i++) {
+                p[i] += b.parameters[i];
+            }
+            for (int i = 0; i < u.length; i++) {
+                u[i] += b.updaterState[i];
+            }
+            return new Sum(p, u, a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers);
+        }
+    }
+
+    /** Steps per executor thread, built once per model and reused across tasks (a graph per task is waste). */
+    private static final ThreadLocal<Cached> STEPS = new ThreadLocal<>();
+
+    private record Cached(String key, LocalSteps steps) {
+    }
+
+    private AveragingRound() {
+    }
+
+    /** The shuffled visiting order of a worker's shard in an epoch. */
+    static int[] order(WorkerShard shard, long seed, int epoch) {
+        return Shuffle.permutation(shard.size(), seed + 7919L * shard.worker(), epoch);
+    }
+
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, int nativeThreads) {
+        if (!shards.hasNext()) {
+            return List.<Sum>of().iterator();
+        }
+        WorkerShard shard = shards.next();
+        NativeThreads.limit(nativeThreads);
+        TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
+                input.step(), input.epoch());
+        LocalSteps steps = steps(model, state, input.plannedSteps());
+        int[] order = order(shard, model.seed, input.epoch());
+        var windows = shard.windows(model.languages);
+        double lossSum = 0;
+        long taken = 0;
+        long samples = 0;
+        long first = (long) input.roundInEpoch() * input.averagingFrequency() * input.batchSize();
+        for (int k = 0; k < input.stepsThisRound(); k++) {
+            long from = first + (long) k * input.batchSize();
+            if (from >= order.length) {
+                break;
+            }
+            int to = (int) Math.min(order.length, from + input.batchSize());
+            lossSum += steps.step(windows, order, (int) from, to);
+            taken++;
+            samples += to - from;
+        }
+        return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), lossSum, taken, samples, 1)).iterator();
+    }
+
+    private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps) {
+        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;
+        Cached cached = STEPS.get();
+        if (cached == null || !cached.key().equals(key)) {
+            cached = new Cached(key, new LocalSteps(model, state, plannedSteps));
+            STEPS.set(cached);
+        } else {
+            cached.steps().load(state);
+        }
+        return cached.steps();
+    }
+}

@@ -1,0 +1,107 @@
+package org.langid.jobs.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.Evaluation;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.TrainConfig;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.factory.Nd4j;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Synchronous parameter averaging on Spark. Each round the driver broadcasts parameters, Adam
+ * state and step; every worker (one cached shard per partition) takes
+ * {@code averaging_frequency} minibatches of {@code batch_size} from its shard
+ * ({@link AveragingRound}); the driver adds the results with {@code treeAggregate} and divides.
+ * Spark schedules the tasks, keeps the shards where they were cached and retries failed tasks;
+ * a round is a function of its inputs, so a retried task contributes what the first would have.
+ */
+public final class AveragingTrainer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AveragingTrainer.class);
+
+    /** What one epoch ended with. */
+    public record EpochResult(int epoch, long step, double trainLoss, Evaluation validation, double seconds, double samplesPerSecond) {
+    }
+
+    public record Result(TrainingState state, List<EpochResult> history) {
+    }
+
+    private final ModelConfig model;
+    private final TrainConfig train;
+
+    public AveragingTrainer(ModelConfig model, TrainConfig train) {
+        this.model = model.validated();
+        this.train = train;
+        List<String> problems = train.problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+    }
+
+    /** Minibatch steps each worker takes per epoch: enough to pass once over the smallest shard. */
+    static long stepsPerEpoch(List<Integer> shardSizes, int batchSize) {
+        int smallest = shardSizes.stream().mapToInt(Integer::intValue).min().orElse(0);
+        return (smallest + batchSize - 1) / batchSize;
+    }
+
+    public Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation) {
+        List<Integer> sizes = shards.map(WorkerShard::size).collect();
+        long stepsPerEpoch = stepsPerEpoch(sizes, train.batchSize);
+        if (stepsPerEpoch == 0) {
+            throw new IllegalArgumentException("a worker has no training windows (shard sizes " + sizes + ")");
+        }
+        long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
+        int frequency = train.averagingFrequency;
+        int roundsPerEpoch = (int) ((stepsPerEpoch + frequency - 1) / frequency);
+        ModelConfig modelConfig = model;
+        int nativeThreads = train.nativeThreads;
+        List<EpochResult> history = new ArrayList<>();
+        while (state.epoch < train.epochs && state.step < plannedSteps) {
+            long started = System.nanoTime();
+            double lossSum = 0;
+            long steps = 0;
+            long samples = 0;
+            for (int round = 0; round < roundsPerEpoch && state.step < plannedSteps; round++) {
+                int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
+                AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
+                        state.step, state.epoch, round, frequency, thisRound, train.batchSize, plannedSteps);
+                Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
+                spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, roundsPerEpoch));
+                AveragingRound.Sum sum = shards
+                        .mapPartitions(it -> AveragingRound.run(it, broadcast.value(), modelConfig, nativeThreads))
+                        .treeAggregate(AveragingRound.Sum.NONE, AveragingRound.Sum::add, AveragingRound.Sum::add, 2);
+                broadcast.destroy();
+                float[] parameters = sum.parameters();
+                float[] updater = sum.updaterState();
+                for (int i = 0; i < parameters.length; i++) {
+                    parameters[i] /= sum.workers();
+                }
+                for (int i = 0; i < updater.length; i++) {
+                    updater[i] /= sum.workers();
+                }
+                state.parameters.assign(Nd4j.createFromArray(parameters));
+                state.updaterState.assign(Nd4j.createFromArray(updater));
+                state.step += sum.steps() / sum.workers();
+                lossSum += sum.lossSum();
+                steps += sum.steps();
+                samples += sum.samples();
+            }
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
+            state.epoch++;
+            EpochResult result = new EpochResult(state.epoch, state.step, steps == 0 ? Double.NaN : lossSum / steps, evaluation,
+                    seconds, samples / seconds);
+            history.add(result);
+            LOG.info(String.format("epoch %d done: %d workers, step %d, train loss %.4f, validation accuracy %.4f, %.0f samples/s",
+                    result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
+        }
+        return new Result(state, history);
+    }
+}

@@ -1,0 +1,19 @@
+package org.langid.jobs.train;
+
+import java.io.Serializable;
+import org.langid.model.train.LabelledWindows;
+
+/**
+ * One worker's training windows, cached on its executor in compact form: one byte a symbol
+ * (N, T) and one label a window, not one object a row.
+ */
+public record WorkerShard(int worker, byte[] symbols, int[] labels, int windowLength) implements Serializable {
+
+    public int size() {
+        return labels.length;
+    }
+
+    LabelledWindows windows(java.util.List<String> languages) {
+        return new LabelledWindows(symbols, labels, windowLength, languages);
+    }
+}

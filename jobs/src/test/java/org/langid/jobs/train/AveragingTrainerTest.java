@@ -1,0 +1,113 @@
+package org.langid.jobs.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.junit.jupiter.api.Test;
+import org.langid.jobs.SparkTestSession;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.text.Vocabulary;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.LocalSteps;
+import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.TrainConfig;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.api.buffer.DataType;
+
+class AveragingTrainerTest {
+
+    private static final List<String> LANGUAGES = List.of("en", "de", "fr");
+    private final JavaSparkContext spark = JavaSparkContext.fromSparkContext(SparkTestSession.get().sparkContext());
+
+    private static ModelConfig model() {
+        ModelConfig config = new ModelConfig();
+        config.languages = LANGUAGES;
+        config.dModel = 16;
+        config.heads = 2;
+        config.layers = 1;
+        config.ffn = 32;
+        config.optimizer.warmupSteps = 2;
+        return config;
+    }
+
+    private static WorkerShard shard(int worker, int size, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        byte[] symbols = new byte[size * 16];
+        int[] labels = new int[size];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
+        }
+        for (int i = 0; i < size; i++) {
+            labels[i] = random.nextInt(LANGUAGES.size());
+        }
+        return new WorkerShard(worker, symbols, labels, 16);
+    }
+
+    private static TrainingState start(ModelConfig model) {
+        return TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+    }
+
+    @Test
+    void twoWorkersAverageToTheMeanOfEachWorkersOwnSteps() {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 3;
+        train.maxSteps = 3;
+        WorkerShard first = shard(0, 100, 1);
+        WorkerShard second = shard(1, 100, 2);
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(first, second), 2).cache();
+        TrainingState initial = start(model);
+
+        TrainingState averaged = new AveragingTrainer(model, train).fit(spark, shards, initial.copy(), first.windows(LANGUAGES)).state();
+
+        float[][] parameters = new float[2][];
+        float[][] moments = new float[2][];
+        int i = 0;
+        for (WorkerShard shard : List.of(first, second)) {
+            TrainingState alone = initial.copy();
+            LocalSteps steps = new LocalSteps(model, alone, 3);
+            int[] order = AveragingRound.order(shard, model.seed, 0);
+            for (int k = 0; k < 3; k++) {
+                steps.step(shard.windows(LANGUAGES), order, k * 16, (k + 1) * 16);
+            }
+            parameters[i] = alone.parameters.toFloatVector();
+            moments[i++] = alone.updaterState.toFloatVector();
+        }
+        assertArrayEquals(mean(parameters[0], parameters[1]), averaged.parameters.toFloatVector(), 1e-6f);
+        assertArrayEquals(mean(moments[0], moments[1]), averaged.updaterState.toFloatVector(), 1e-6f);
+        assertEquals(3, averaged.step, "each worker took 3 steps; the averaged state is 3 steps on");
+    }
+
+    @Test
+    void oneWorkerAveragingEveryStepIsTheLocalTrainer() {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 1;
+        train.maxSteps = 6;
+        WorkerShard everything = shard(0, 120, 3);
+        LabelledWindows windows = everything.windows(LANGUAGES);
+
+        TrainingState viaSpark = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
+        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
+
+        assertEquals(local.step, viaSpark.step);
+        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 1e-6f);
+        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 1e-6f);
+    }
+
+    private static float[] mean(float[] a, float[] b) {
+        float[] m = new float[a.length];
+        for (int i = 0; i < a.length; i++) {
+            m[i] = (a[i] + b[i]) / 2;
+        }
+        return m;
+    }
+}
