@@ -2,7 +2,7 @@ package org.langid.jobs;
 
 import org.apache.spark.sql.SparkSession;
 
-/** One embedded Spark (local[2]) shared by the tests of a JVM; restarted if a test stopped it. */
+/** One embedded Spark (local[2], one retry per task) shared by the tests of a JVM; restarted if a test stopped it. */
 public final class SparkTestSession {
 
     private static SparkSession spark;
@@ -13,7 +13,8 @@ public final class SparkTestSession {
     public static synchronized SparkSession get() {
         if (spark == null || spark.sparkContext().isStopped()) {
             spark = SparkSession.builder()
-                    .master("local[2]")
+                    // local[2, 2]: two cores, and a failed task is retried once, as on a cluster.
+                    .master("local[2,2]")
                     .appName("langid tests")
                     .config("spark.ui.enabled", "false")
                     .config("spark.sql.shuffle.partitions", "4")

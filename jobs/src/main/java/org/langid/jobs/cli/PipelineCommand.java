@@ -7,7 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.prepare.PrepareSummary;
-import org.langid.jobs.train.LocalTrainJob;
+import org.langid.jobs.train.TrainJob;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.LocalTrainer;
@@ -67,7 +67,7 @@ public final class PipelineCommand implements Callable<Integer> {
             System.out.println();
             System.out.println("[2/4] train (local trainer): " + model.describe().replace("model: ", "") + ", batch "
                     + train.batchSize + ", " + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : ""));
-            LocalTrainer.Result result = LocalTrainJob.run(spark, prepared, trained, model, train);
+            LocalTrainer.Result result = TrainJob.runLocal(spark, prepared, trained, model, train);
             for (LocalTrainer.EpochResult epoch : result.history()) {
                 System.out.printf("epoch %d: %d steps, train loss %.4f, validation accuracy %.4f on %d windows, %.0f samples/s%n",
                         epoch.epoch(), epoch.step(), epoch.trainLoss(), epoch.validation().accuracy(), epoch.validation().windows(),

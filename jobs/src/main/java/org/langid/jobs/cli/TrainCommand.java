@@ -3,7 +3,7 @@ package org.langid.jobs.cli;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
-import org.langid.jobs.train.LocalTrainJob;
+import org.langid.jobs.train.TrainJob;
 import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "train", mixinStandardHelpOptions = true,
         description = "Train the attention model on prepare's windows (the model: and train: sections of the profile). "
-                + "--trainer local trains on this machine without Spark workers; the Spark parameter-averaging trainer "
-                + "arrives with issue 4.")
+                + "--trainer local trains on this machine without Spark workers; --trainer spark trains on Spark workers "
+                + "by synchronous parameter averaging (train.averaging_frequency minibatches of train.batch_size per worker "
+                + "between averagings).")
 public final class TrainCommand implements Callable<Integer> {
 
     @Option(names = {"-i", "--input"}, required = true, paramLabel = "DIR", description = "Output directory of langid prepare.")
@@ -26,8 +27,12 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Where to write state.bin and train-summary.json.")
     String output;
 
-    @Option(names = "--trainer", defaultValue = "local", description = "local. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--trainer", defaultValue = "local", description = "local or spark. Default: ${DEFAULT-VALUE}.")
     String trainer;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Spark trainer: number of workers (partitions). Default: Spark's default parallelism.")
+    Integer workers;
 
     @Mixin
     ProfileOptions profile;
@@ -37,15 +42,18 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!"local".equals(trainer)) {
-            throw new ConfigException("--trainer " + trainer + " is not available yet (local only; spark arrives with issue 4)");
+        if (!"local".equals(trainer) && !"spark".equals(trainer)) {
+            throw new ConfigException("--trainer " + trainer + " is not one of local, spark");
         }
         ConfigTree tree = profile.load(new Configuration());
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);
         SparkSession spark = sparkOptions.start("langid train");
         try {
-            LocalTrainer.Result result = LocalTrainJob.run(spark, prepared, output, model, train);
+            LocalTrainer.Result result = "spark".equals(trainer)
+                    ? TrainJob.runSpark(spark, prepared, output, model, train,
+                            workers != null ? workers : spark.sparkContext().defaultParallelism())
+                    : TrainJob.runLocal(spark, prepared, output, model, train);
             LocalTrainer.EpochResult last = result.last();
             System.out.printf("trained %d steps (%d epochs): validation accuracy %.4f on %d windows%n",
                     result.state().step, last.epoch(), last.validation().accuracy(), last.validation().windows());

@@ -64,11 +64,17 @@ final class AveragingRound {
         return Shuffle.permutation(shard.size(), seed + 7919L * shard.worker(), epoch);
     }
 
+    /** Tests only: called at the start of every round task with (worker, step); may throw to simulate a lost task. */
+    static volatile java.util.function.BiConsumer<Integer, Long> beforeRoundForTests;
+
     static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, int nativeThreads) {
         if (!shards.hasNext()) {
             return List.<Sum>of().iterator();
         }
         WorkerShard shard = shards.next();
+        if (beforeRoundForTests != null) {
+            beforeRoundForTests.accept(shard.worker(), input.step());
+        }
         NativeThreads.limit(nativeThreads);
         TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
                 input.step(), input.epoch());

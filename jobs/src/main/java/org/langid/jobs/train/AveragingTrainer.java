@@ -8,6 +8,7 @@ import org.apache.spark.broadcast.Broadcast;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.Evaluation;
 import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.factory.Nd4j;
@@ -25,13 +26,6 @@ import org.slf4j.LoggerFactory;
 public final class AveragingTrainer {
 
     private static final Logger LOG = LoggerFactory.getLogger(AveragingTrainer.class);
-
-    /** What one epoch ended with. */
-    public record EpochResult(int epoch, long step, double trainLoss, Evaluation validation, double seconds, double samplesPerSecond) {
-    }
-
-    public record Result(TrainingState state, List<EpochResult> history) {
-    }
 
     private final ModelConfig model;
     private final TrainConfig train;
@@ -51,7 +45,7 @@ public final class AveragingTrainer {
         return (smallest + batchSize - 1) / batchSize;
     }
 
-    public Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation) {
+    public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation) {
         List<Integer> sizes = shards.map(WorkerShard::size).collect();
         long stepsPerEpoch = stepsPerEpoch(sizes, train.batchSize);
         if (stepsPerEpoch == 0) {
@@ -62,7 +56,7 @@ public final class AveragingTrainer {
         int roundsPerEpoch = (int) ((stepsPerEpoch + frequency - 1) / frequency);
         ModelConfig modelConfig = model;
         int nativeThreads = train.nativeThreads;
-        List<EpochResult> history = new ArrayList<>();
+        List<LocalTrainer.EpochResult> history = new ArrayList<>();
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
@@ -96,12 +90,12 @@ public final class AveragingTrainer {
             double seconds = (System.nanoTime() - started) / 1e9;
             Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
             state.epoch++;
-            EpochResult result = new EpochResult(state.epoch, state.step, steps == 0 ? Double.NaN : lossSum / steps, evaluation,
+            LocalTrainer.EpochResult result = new LocalTrainer.EpochResult(state.epoch, state.step, steps == 0 ? Double.NaN : lossSum / steps, evaluation,
                     seconds, samples / seconds);
             history.add(result);
             LOG.info(String.format("epoch %d done: %d workers, step %d, train loss %.4f, validation accuracy %.4f, %.0f samples/s",
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }
-        return new Result(state, history);
+        return new LocalTrainer.Result(state, history);
     }
 }

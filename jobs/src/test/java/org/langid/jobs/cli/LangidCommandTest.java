@@ -85,6 +85,18 @@ class LangidCommandTest {
         double accuracy = summary.path("epochs").get(0).path("validation_accuracy").asDouble();
         // Two languages after 40 small steps: measured 0.89 (deterministic); chance is 0.5.
         assertTrue(accuracy > 0.75, "validation accuracy " + accuracy);
+
+        Path averaged = temp.resolve("model-spark");
+        Result spark = run("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
+                "-o", averaged.toString(), "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
+                "--set", "model.layers=1", "--set", "model.ffn=32", "--set", "train.batch_size=16", "--set", "train.max_steps=40",
+                "--set", "train.averaging_frequency=5");
+        assertEquals(0, spark.exitCode(), spark.err());
+        var sparkSummary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(averaged.resolve("train-summary.json").toFile());
+        assertEquals("spark", sparkSummary.path("trainer").asText());
+        assertEquals(2, sparkSummary.path("workers").asInt());
+        // Same samples as the local run (2 workers x 40 steps x 16 = 40 x 32); measured 0.945 (deterministic).
+        assertTrue(sparkSummary.path("epochs").get(0).path("validation_accuracy").asDouble() > 0.75, sparkSummary.toString());
     }
 
     @Test

@@ -103,6 +103,62 @@ class AveragingTrainerTest {
         assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 1e-6f);
     }
 
+    @Test
+    void aTaskThatFailsOnceIsRetriedAndTheRunEndsAsAnUndisturbedOne() {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 2;
+        train.maxSteps = 6;
+        List<WorkerShard> data = List.of(shard(0, 80, 4), shard(1, 80, 5));
+        TrainingState undisturbed = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), start(model), data.get(0).windows(LANGUAGES)).state();
+
+        java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+        AveragingRound.beforeRoundForTests = (worker, step) -> {
+            if (worker == 1 && step == 2 && failures.getAndIncrement() == 0) {
+                throw new IllegalStateException("injected: worker 1 lost in the round from step 2");
+            }
+        };
+        TrainingState disturbed;
+        try {
+            disturbed = new AveragingTrainer(model, train)
+                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), data.get(0).windows(LANGUAGES)).state();
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
+        assertEquals(2, failures.get(), "the hook ran twice for that task: the failure and Spark's retry");
+        assertEquals(undisturbed.step, disturbed.step);
+        assertArrayEquals(undisturbed.parameters.toFloatVector(), disturbed.parameters.toFloatVector(), 0f);
+        assertArrayEquals(undisturbed.updaterState.toFloatVector(), disturbed.updaterState.toFloatVector(), 0f);
+    }
+
+    @Test
+    void shardsAreBuiltFromPreparedWindowsDeterministically(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) throws Exception {
+        java.nio.file.Path corpus = temp.resolve("corpus");
+        java.nio.file.Files.createDirectories(corpus);
+        for (String language : LANGUAGES) {
+            List<String> lines = new java.util.ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                lines.add("Sentence " + i + " in the " + language + " file, long enough for windows.");
+            }
+            java.nio.file.Files.write(corpus.resolve(language + ".txt"), lines);
+        }
+        String prepared = temp.resolve("prepared").toString();
+        new org.langid.jobs.prepare.PrepareJob(SparkTestSession.get(), new org.langid.jobs.prepare.PrepareConfig())
+                .run(List.of(corpus.toString()), prepared, false);
+        List<WorkerShard> first = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16).collect();
+        List<WorkerShard> second = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16).collect();
+        assertEquals(2, first.size());
+        long windows = SparkTestSession.get().read().parquet(prepared + "/windows/split=train").count();
+        assertEquals(windows, first.get(0).size() + first.get(1).size(), "every training window is in exactly one shard");
+        for (int w = 0; w < 2; w++) {
+            assertEquals(w, first.get(w).worker());
+            assertArrayEquals(first.get(w).symbols(), second.get(w).symbols());
+            assertArrayEquals(first.get(w).labels(), second.get(w).labels());
+        }
+    }
+
     private static float[] mean(float[] a, float[] b) {
         float[] m = new float[a.length];
         for (int i = 0; i < a.length; i++) {

@@ -10,6 +10,8 @@ import java.io.UncheckedIOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.io.HadoopFiles;
 import org.langid.model.config.ConfigTree;
@@ -18,24 +20,49 @@ import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.api.buffer.DataType;
 
 /**
- * {@code langid train --trainer local}: trains on one machine from prepare's windows and writes
- * {@code state.bin} (parameters, Adam state, step, epoch) and {@code train-summary.json}
- * (config, data, per-epoch history).
+ * {@code langid train}: trains from prepare's windows, on this machine ({@code local}) or on
+ * Spark workers by parameter averaging ({@code spark}), and writes {@code state.bin}
+ * (parameters, Adam state, step, epoch) and {@code train-summary.json} (config, data, history).
  */
-public final class LocalTrainJob {
+public final class TrainJob {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private LocalTrainJob() {
+    private TrainJob() {
     }
 
-    public static LocalTrainer.Result run(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
+    /** Trains with the local trainer. */
+    public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
         LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
         LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
         LocalTrainer.Result result = new LocalTrainer(model, train).fit(training, validation);
+        write(spark, prepared, output, model, train, "local", 1, training.size(), result);
+        return result;
+    }
 
+    /** Trains on {@code workers} Spark workers by synchronous parameter averaging. */
+    public static LocalTrainer.Result runSpark(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
+                                               int workers) {
+        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window);
+        LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
+        try {
+            TrainingState start = TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+            LocalTrainer.Result result = new AveragingTrainer(model, train)
+                    .fit(JavaSparkContext.fromSparkContext(spark.sparkContext()), shards, start, validation);
+            long windows = shards.map(WorkerShard::size).reduce(Integer::sum);
+            write(spark, prepared, output, model, train, "spark", workers, windows, result);
+            return result;
+        } finally {
+            shards.unpersist();
+        }
+    }
+
+    private static void write(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
+                              String trainer, int workers, long trainingWindows, LocalTrainer.Result result) {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         try {
             Path state = new Path(output, "state.bin");
@@ -48,13 +75,13 @@ public final class LocalTrainJob {
             throw new UncheckedIOException("cannot write the training state to " + output + ": " + e.getMessage(), e);
         }
         ObjectNode summary = JSON.createObjectNode();
-        summary.put("trainer", "local");
+        summary.put("trainer", trainer);
+        summary.put("workers", workers);
         summary.put("prepared", prepared);
         summary.set("model", ConfigTree.toJson(model));
         summary.set("train", ConfigTree.toJson(train));
         summary.put("parameters", ParameterLayout.of(model).size());
-        summary.put("training_windows", training.size());
-        summary.put("validation_windows", validation.size());
+        summary.put("training_windows", trainingWindows);
         ArrayNode history = summary.putArray("epochs");
         for (LocalTrainer.EpochResult epoch : result.history()) {
             ObjectNode e = history.addObject();
@@ -71,6 +98,5 @@ public final class LocalTrainJob {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        return result;
     }
 }
