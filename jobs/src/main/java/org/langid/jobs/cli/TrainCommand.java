@@ -34,6 +34,9 @@ public final class TrainCommand implements Callable<Integer> {
             description = "Spark trainer: number of workers (partitions). Default: Spark's default parallelism.")
     Integer workers;
 
+    @Option(names = "--resume", description = "Spark trainer: continue from the latest checkpoint in the output directory.")
+    boolean resume;
+
     @Mixin
     ProfileOptions profile;
 
@@ -52,7 +55,7 @@ public final class TrainCommand implements Callable<Integer> {
         try {
             LocalTrainer.Result result = "spark".equals(trainer)
                     ? TrainJob.runSpark(spark, prepared, output, model, train,
-                            workers != null ? workers : spark.sparkContext().defaultParallelism())
+                            workers != null ? workers : spark.sparkContext().defaultParallelism(), resume)
                     : TrainJob.runLocal(spark, prepared, output, model, train);
             LocalTrainer.EpochResult last = result.last();
             System.out.printf("trained %d steps (%d epochs): validation accuracy %.4f on %d windows%n",

@@ -27,6 +27,16 @@ public final class AveragingTrainer {
 
     private static final Logger LOG = LoggerFactory.getLogger(AveragingTrainer.class);
 
+    /** Told of every round and every epoch: progress, the metrics log and checkpoints hang off this. */
+    public interface Listener {
+        default void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
+        }
+
+        /** After epoch {@code state.epoch} is complete and validated; {@code state} may be saved, not kept. */
+        default void epoch(TrainingState state, LocalTrainer.EpochResult result) {
+        }
+    }
+
     private final ModelConfig model;
     private final TrainConfig train;
 
@@ -46,6 +56,12 @@ public final class AveragingTrainer {
     }
 
     public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation) {
+        return fit(spark, shards, state, validation, new Listener() { });
+    }
+
+    /** Trains from {@code state} (a fresh one, or a checkpoint: it continues at its epoch) to train.epochs. */
+    public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation,
+                                   Listener listener) {
         List<Integer> sizes = shards.map(WorkerShard::size).collect();
         long stepsPerEpoch = stepsPerEpoch(sizes, train.batchSize);
         if (stepsPerEpoch == 0) {
@@ -63,6 +79,7 @@ public final class AveragingTrainer {
             long steps = 0;
             long samples = 0;
             for (int round = 0; round < roundsPerEpoch && state.step < plannedSteps; round++) {
+                long roundStarted = System.nanoTime();
                 int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
                 AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
                         state.step, state.epoch, round, frequency, thisRound, train.batchSize, plannedSteps);
@@ -86,6 +103,8 @@ public final class AveragingTrainer {
                 lossSum += sum.lossSum();
                 steps += sum.steps();
                 samples += sum.samples();
+                listener.round(state.epoch, round, roundsPerEpoch, state.step, sum.lossSum() / Math.max(1, sum.steps()), sum.samples(),
+                        (System.nanoTime() - roundStarted) / 1e9);
             }
             double seconds = (System.nanoTime() - started) / 1e9;
             Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
@@ -93,6 +112,7 @@ public final class AveragingTrainer {
             LocalTrainer.EpochResult result = new LocalTrainer.EpochResult(state.epoch, state.step, steps == 0 ? Double.NaN : lossSum / steps, evaluation,
                     seconds, samples / seconds);
             history.add(result);
+            listener.epoch(state, result);
             LOG.info(String.format("epoch %d done: %d workers, step %d, train loss %.4f, validation accuracy %.4f, %.0f samples/s",
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }

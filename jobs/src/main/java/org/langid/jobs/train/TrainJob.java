@@ -44,20 +44,58 @@ public final class TrainJob {
         return result;
     }
 
-    /** Trains on {@code workers} Spark workers by synchronous parameter averaging. */
+    /**
+     * Trains on {@code workers} Spark workers by synchronous parameter averaging, writing a
+     * checkpoint every train.checkpoint_every_epochs epochs under {@code output}/checkpoints and
+     * the metrics log {@code output}/metrics.jsonl; {@code resume} continues from the latest checkpoint.
+     */
     public static LocalTrainer.Result runSpark(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
-                                               int workers) {
+                                               int workers, boolean resume) {
+        Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+        Checkpoints checkpoints = new Checkpoints(output + "/checkpoints", hadoop);
+        Checkpoints.Identity identity = new Checkpoints.Identity(ConfigTree.toJson(model), ConfigTree.toJson(train),
+                dataFingerprint(prepared, hadoop));
+        TrainingState start = resume
+                ? checkpoints.latest(identity).orElseThrow(() -> new IllegalArgumentException(
+                        "--resume: no checkpoint under " + output + "/checkpoints"))
+                : TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
         JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window);
         LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
         try {
-            TrainingState start = TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+            MetricsLog metrics = new MetricsLog(output + "/metrics.jsonl", hadoop, resume);
             LocalTrainer.Result result = new AveragingTrainer(model, train)
-                    .fit(JavaSparkContext.fromSparkContext(spark.sparkContext()), shards, start, validation);
+                    .fit(JavaSparkContext.fromSparkContext(spark.sparkContext()), shards, start, validation, new AveragingTrainer.Listener() {
+                        @Override
+                        public void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
+                            metrics.round(epoch, round, step, loss, samples / seconds);
+                        }
+
+                        @Override
+                        public void epoch(TrainingState state, LocalTrainer.EpochResult epoch) {
+                            metrics.epoch(epoch);
+                            if (state.epoch % train.checkpointEveryEpochs == 0 || state.epoch == train.epochs) {
+                                checkpoints.write(state, identity);
+                            }
+                        }
+                    });
             long windows = shards.map(WorkerShard::size).reduce(Integer::sum);
             write(spark, prepared, output, model, train, "spark", workers, windows, result);
             return result;
         } finally {
             shards.unpersist();
+        }
+    }
+
+    /** The fingerprint prepare recorded for its output, so a checkpoint knows what data it was trained on. */
+    static String dataFingerprint(String prepared, Configuration hadoop) {
+        String summary = prepared + "/summary.json";
+        if (!HadoopFiles.exists(summary, hadoop)) {
+            return "unknown";
+        }
+        try {
+            return JSON.readTree(HadoopFiles.readString(summary, hadoop)).path("fingerprint").asText("unknown");
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(summary + " is not valid JSON: " + e.getOriginalMessage());
         }
     }
 

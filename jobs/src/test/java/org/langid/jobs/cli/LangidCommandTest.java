@@ -97,6 +97,13 @@ class LangidCommandTest {
         assertEquals(2, sparkSummary.path("workers").asInt());
         // Same samples as the local run (2 workers x 40 steps x 16 = 40 x 32); measured 0.945 (deterministic).
         assertTrue(sparkSummary.path("epochs").get(0).path("validation_accuracy").asDouble() > 0.75, sparkSummary.toString());
+        List<String> metrics = Files.readAllLines(averaged.resolve("metrics.jsonl"));
+        assertEquals(8 + 1, metrics.size(), "40 steps in rounds of 5: 8 round lines and 1 epoch line");
+        for (String line : metrics) {
+            assertEquals(List.of(), org.langid.model.schema.JsonSchemas.problems("metrics-record.schema.json",
+                    new com.fasterxml.jackson.databind.ObjectMapper().readTree(line)), line);
+        }
+        assertTrue(Files.isDirectory(averaged.resolve("checkpoints/epoch-0001")), "a checkpoint after the last epoch");
     }
 
     @Test

@@ -159,6 +159,55 @@ class AveragingTrainerTest {
         }
     }
 
+    @Test
+    void resumingFromTheLatestCheckpointEndsWhereAnUninterruptedRunEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 2;
+        train.epochs = 3;                       // 48 windows a worker: 3 steps an epoch, in rounds of 2 and 1
+        List<WorkerShard> data = List.of(shard(0, 48, 6), shard(1, 48, 7));
+        LabelledWindows validation = data.get(0).windows(LANGUAGES);
+        TrainingState uninterrupted = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation).state();
+
+        Checkpoints checkpoints = new Checkpoints(temp.resolve("checkpoints").toString(), new org.apache.hadoop.conf.Configuration());
+        Checkpoints.Identity identity = new Checkpoints.Identity(org.langid.model.config.ConfigTree.toJson(model),
+                org.langid.model.config.ConfigTree.toJson(train), "sha256:test");
+        AveragingTrainer.Listener saving = new AveragingTrainer.Listener() {
+            @Override
+            public void epoch(TrainingState state, LocalTrainer.EpochResult result) {
+                checkpoints.write(state, identity);
+            }
+        };
+        AveragingRound.beforeRoundForTests = (worker, step) -> {
+            if (step >= 6) {
+                throw new IllegalStateException("injected: the run stops at the start of epoch 3");
+            }
+        };
+        try {
+            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new AveragingTrainer(model, train)
+                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation, saving));
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
+        TrainingState restored = checkpoints.latest(identity).orElseThrow();
+        assertEquals(2, restored.epoch);
+        assertEquals(6, restored.step);
+        TrainingState resumed = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), restored, validation, saving).state();
+
+        assertEquals(uninterrupted.step, resumed.step);
+        assertEquals(3, resumed.epoch);
+        assertArrayEquals(uninterrupted.parameters.toFloatVector(), resumed.parameters.toFloatVector(), 0f);
+        assertArrayEquals(uninterrupted.updaterState.toFloatVector(), resumed.updaterState.toFloatVector(), 0f);
+
+        Checkpoints.Identity otherData = new Checkpoints.Identity(identity.model(), identity.train(), "sha256:other");
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> checkpoints.latest(otherData));
+        org.junit.jupiter.api.Assertions.assertTrue(refused.getMessage().contains("was made from other training data"), refused.getMessage());
+    }
+
     private static float[] mean(float[] a, float[] b) {
         float[] m = new float[a.length];
         for (int i = 0; i < a.length; i++) {

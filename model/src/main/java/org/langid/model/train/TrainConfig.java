@@ -11,6 +11,8 @@ public class TrainConfig implements ValidatedConfig {
     public int batchSize = 256;
     /** Spark trainer: minibatches each worker takes between two averagings. */
     public int averagingFrequency = 20;
+    /** Spark trainer: write a checkpoint every this many epochs (and after the last). */
+    public int checkpointEveryEpochs = 1;
     public int epochs = 2;
     /** Stop after this many steps in all (0: no limit). */
     public long maxSteps = 0;
@@ -29,6 +31,9 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (averagingFrequency < 1) {
             problems.add("averaging_frequency must be at least 1, got " + averagingFrequency);
+        }
+        if (checkpointEveryEpochs < 1) {
+            problems.add("checkpoint_every_epochs must be at least 1, got " + checkpointEveryEpochs);
         }
         if (epochs < 1) {
             problems.add("epochs must be at least 1, got " + epochs);
