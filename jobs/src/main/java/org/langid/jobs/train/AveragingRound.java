@@ -76,6 +76,7 @@ final class AveragingRound {
             beforeRoundForTests.accept(shard.worker(), input.step());
         }
         NativeThreads.limit(nativeThreads);
+        GpuBinding.bindCurrentTask();
         TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
                 input.step(), input.epoch());
         LocalSteps steps = steps(model, state, input.plannedSteps());
