@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
@@ -37,6 +38,30 @@ public final class AveragingTrainer {
         }
     }
 
+    /** Measures validation accuracy and loss of a state after each epoch. */
+    public interface Validator {
+        Evaluation evaluate(TrainingState state);
+    }
+
+    /** Validation on the driver, on windows held there. */
+    public static Validator onDriver(ModelConfig model, LabelledWindows windows, int batchSize) {
+        return state -> Evaluation.of(model, state.parameters, windows, batchSize);
+    }
+
+    /** Validation on the workers: each evaluates its shard with the broadcast parameters; the counts are added. */
+    public static Validator distributed(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ModelConfig model, int batchSize) {
+        return state -> {
+            Broadcast<float[]> parameters = spark.broadcast(state.parameters.toFloatVector());
+            try {
+                spark.setJobDescription(String.format("train: validation after epoch %d", state.epoch));
+                return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize))
+                        .fold(new Evaluation(0, 0, 0), Evaluation::combine);
+            } finally {
+                parameters.destroy();
+            }
+        };
+    }
+
     private final ModelConfig model;
     private final TrainConfig train;
 
@@ -59,8 +84,13 @@ public final class AveragingTrainer {
         return fit(spark, shards, state, validation, new Listener() { });
     }
 
-    /** Trains from {@code state} (a fresh one, or a checkpoint: it continues at its epoch) to train.epochs. */
     public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, LabelledWindows validation,
+                                   Listener listener) {
+        return fit(spark, shards, state, onDriver(model, validation, train.evaluationBatchSize), listener);
+    }
+
+    /** Trains from {@code state} (a fresh one, or a checkpoint: it continues at its epoch) to train.epochs. */
+    public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, Validator validator,
                                    Listener listener) {
         List<Integer> sizes = shards.map(WorkerShard::size).collect();
         long stepsPerEpoch = stepsPerEpoch(sizes, train.batchSize);
@@ -73,6 +103,10 @@ public final class AveragingTrainer {
         ModelConfig modelConfig = model;
         int nativeThreads = train.nativeThreads;
         List<LocalTrainer.EpochResult> history = new ArrayList<>();
+        EarlyStopping earlyStopping = new EarlyStopping(train.earlyStoppingPatience, train.earlyStoppingMinImprovement);
+        long runStarted = System.nanoTime();
+        long stepsAtStart = state.step;
+        long lastLog = System.nanoTime();
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
@@ -105,14 +139,28 @@ public final class AveragingTrainer {
                 samples += sum.samples();
                 listener.round(state.epoch, round, roundsPerEpoch, state.step, sum.lossSum() / Math.max(1, sum.steps()), sum.samples(),
                         (System.nanoTime() - roundStarted) / 1e9);
+                if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds || round == roundsPerEpoch - 1) {
+                    lastLog = System.nanoTime();
+                    double elapsed = (lastLog - runStarted) / 1e9;
+                    double secondsPerStep = elapsed / Math.max(1, state.step - stepsAtStart);
+                    LOG.info(String.format("epoch %d/%d round %d/%d step %d/%d: loss %.4f, %.0f samples/s, ETA %s",
+                            state.epoch + 1, train.epochs, round + 1, roundsPerEpoch, state.step, plannedSteps,
+                            lossSum / Math.max(1, steps), samples / ((lastLog - started) / 1e9),
+                            java.time.Duration.ofSeconds((long) (secondsPerStep * (plannedSteps - state.step)))));
+                }
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
+            Evaluation evaluation = validator.evaluate(state);
             state.epoch++;
             LocalTrainer.EpochResult result = new LocalTrainer.EpochResult(state.epoch, state.step, steps == 0 ? Double.NaN : lossSum / steps, evaluation,
                     seconds, samples / seconds);
             history.add(result);
             listener.epoch(state, result);
+            if (earlyStopping.shouldStop(evaluation.accuracy())) {
+                LOG.info(String.format("early stopping after epoch %d: no validation accuracy above %.4f for %d epochs",
+                        state.epoch, earlyStopping.best(), train.earlyStoppingPatience));
+                break;
+            }
             LOG.info(String.format("epoch %d done: %d workers, step %d, train loss %.4f, validation accuracy %.4f, %.0f samples/s",
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }

@@ -19,16 +19,22 @@ public final class Shards {
     private Shards() {
     }
 
-    /**
-     * The train split of {@code prepared} in {@code workers} shards. Windows are assigned by a
-     * hash of their sentence and offset, so the assignment is the same in every run.
-     */
+    /** The train split of {@code prepared} in {@code workers} shards. */
     public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, int workers, List<String> languages, int windowLength) {
+        return of(spark, prepared, "train", workers, languages, windowLength);
+    }
+
+    /**
+     * A split of {@code prepared} in {@code workers} shards. Windows are assigned by a hash of
+     * their sentence and offset, so the assignment is the same in every run.
+     */
+    public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, String split, int workers, List<String> languages,
+                                          int windowLength) {
         Map<String, Integer> labelOf = new HashMap<>();
         for (int i = 0; i < languages.size(); i++) {
             labelOf.put(languages.get(i), i);
         }
-        JavaRDD<Row> rows = spark.read().parquet(prepared + "/windows/split=train")
+        JavaRDD<Row> rows = spark.read().parquet(prepared + "/windows/split=" + split)
                 .filter(col("language").isin(languages.toArray()))
                 .repartition(workers, col("sentence_id"), col("offset"))
                 .sortWithinPartitions("sentence_id", "offset")

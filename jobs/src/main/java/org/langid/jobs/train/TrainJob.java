@@ -60,11 +60,13 @@ public final class TrainJob {
                         "--resume: no checkpoint under " + output + "/checkpoints"))
                 : TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
         JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window);
-        LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
+        JavaRDD<WorkerShard> validationShards = Shards.of(spark, prepared, "validation", workers, model.languages, model.window);
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        AveragingTrainer.Validator validation = AveragingTrainer.distributed(jsc, validationShards, model, train.evaluationBatchSize);
         try {
             MetricsLog metrics = new MetricsLog(output + "/metrics.jsonl", hadoop, resume);
             LocalTrainer.Result result = new AveragingTrainer(model, train)
-                    .fit(JavaSparkContext.fromSparkContext(spark.sparkContext()), shards, start, validation, new AveragingTrainer.Listener() {
+                    .fit(jsc, shards, start, validation, new AveragingTrainer.Listener() {
                         @Override
                         public void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
                             metrics.round(epoch, round, step, loss, samples / seconds);
@@ -83,6 +85,7 @@ public final class TrainJob {
             return result;
         } finally {
             shards.unpersist();
+            validationShards.unpersist();
         }
     }
 

@@ -208,6 +208,24 @@ class AveragingTrainerTest {
         org.junit.jupiter.api.Assertions.assertTrue(refused.getMessage().contains("was made from other training data"), refused.getMessage());
     }
 
+    @Test
+    void validationOnTheWorkersCountsWhatValidationOnTheDriverCounts() {
+        ModelConfig model = model();
+        WorkerShard first = shard(0, 70, 8);
+        WorkerShard second = shard(1, 50, 9);
+        byte[] symbols = new byte[(70 + 50) * 16];
+        System.arraycopy(first.symbols(), 0, symbols, 0, first.symbols().length);
+        System.arraycopy(second.symbols(), 0, symbols, first.symbols().length, second.symbols().length);
+        int[] labels = java.util.stream.IntStream.concat(java.util.Arrays.stream(first.labels()), java.util.Arrays.stream(second.labels())).toArray();
+        TrainingState state = start(model);
+        var onDriver = AveragingTrainer.onDriver(model, new LabelledWindows(symbols, labels, 16, LANGUAGES), 32).evaluate(state);
+        var onWorkers = AveragingTrainer.distributed(spark, spark.parallelize(List.of(first, second), 2), model, 32).evaluate(state);
+        assertEquals(120, onWorkers.windows());
+        assertEquals(onDriver.correct(), onWorkers.correct());
+        // Float32 probabilities from differently composed batches: equal to float precision, not bit for bit.
+        assertEquals(onDriver.meanLoss(), onWorkers.meanLoss(), 1e-6);
+    }
+
     private static float[] mean(float[] a, float[] b) {
         float[] m = new float[a.length];
         for (int i = 0; i < a.length; i++) {

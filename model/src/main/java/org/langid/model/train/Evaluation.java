@@ -8,7 +8,14 @@ import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** Accuracy and mean cross-entropy of a parameter vector on labelled windows (inference graph, no dropout). */
-public record Evaluation(long windows, long correct, double meanLoss) {
+public record Evaluation(long windows, long correct, double meanLoss) implements java.io.Serializable {
+
+    /** Two evaluations of disjoint windows as one. */
+    public static Evaluation combine(Evaluation a, Evaluation b) {
+        long windows = a.windows + b.windows;
+        return new Evaluation(windows, a.correct + b.correct,
+                windows == 0 ? 0 : (a.meanLoss * a.windows + b.meanLoss * b.windows) / windows);
+    }
 
     public double accuracy() {
         return windows == 0 ? 0 : correct / (double) windows;

@@ -11,6 +11,10 @@ public class TrainConfig implements ValidatedConfig {
     public int batchSize = 256;
     /** Spark trainer: minibatches each worker takes between two averagings. */
     public int averagingFrequency = 20;
+    /** Stop after this many epochs without a better validation accuracy (0: never stop early). */
+    public int earlyStoppingPatience = 0;
+    /** An epoch counts as better only if validation accuracy rises by more than this. */
+    public double earlyStoppingMinImprovement = 0.001;
     /** Spark trainer: write a checkpoint every this many epochs (and after the last). */
     public int checkpointEveryEpochs = 1;
     public int epochs = 2;
@@ -31,6 +35,9 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (averagingFrequency < 1) {
             problems.add("averaging_frequency must be at least 1, got " + averagingFrequency);
+        }
+        if (earlyStoppingPatience < 0 || earlyStoppingMinImprovement < 0) {
+            problems.add("early_stopping_patience and early_stopping_min_improvement must be 0 or more");
         }
         if (checkpointEveryEpochs < 1) {
             problems.add("checkpoint_every_epochs must be at least 1, got " + checkpointEveryEpochs);
