@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
+import org.langid.jobs.train.AveragingTrainer;
+import org.langid.jobs.train.WorkerShard;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.text.Vocabulary;
@@ -41,8 +43,12 @@ public final class BenchCommand implements Runnable {
                     + "S seconds timed in intervals of about a second. Last line: 'samples/s: N', the median interval.")
     static final class Train implements Callable<Integer> {
 
-        @Option(names = "--trainer", defaultValue = "local", description = "local (no Spark). Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--trainer", defaultValue = "local",
+                description = "local (no Spark) or spark (parameter averaging, one worker per core of --master). Default: ${DEFAULT-VALUE}.")
         String trainer;
+
+        @Mixin
+        SparkOptions sparkOptions;
 
         @Option(names = "--batch", defaultValue = "1024", description = "Minibatch size. Default: ${DEFAULT-VALUE}.")
         int batch;
@@ -61,8 +67,8 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (!"local".equals(trainer)) {
-                throw new IllegalArgumentException("--trainer " + trainer + " is not available yet (local only; spark arrives with issue 4)");
+            if (!"local".equals(trainer) && !"spark".equals(trainer)) {
+                throw new IllegalArgumentException("--trainer " + trainer + " is not one of local, spark");
             }
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);
@@ -72,6 +78,9 @@ public final class BenchCommand implements Runnable {
             System.out.println("params: " + ParameterLayout.of(config).size());
             System.out.println("batch: " + batch + ", nd4j backend: " + Nd4j.getBackend().getClass().getSimpleName()
                     + ", native threads: " + train.nativeThreads + ", cores: " + Runtime.getRuntime().availableProcessors());
+            if ("spark".equals(trainer)) {
+                return benchSpark(config, train);
+            }
 
             // A pool of random batches, built before timing so data generation is not measured.
             int poolBatches = 16;
@@ -122,6 +131,62 @@ public final class BenchCommand implements Runnable {
             System.out.printf("intervals: %d, min %.0f, max %.0f samples/s%n", rates.size(), rates.get(0), rates.get(rates.size() - 1));
             System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
             return 0;
+        }
+
+        /**
+         * Rounds of synchronous parameter averaging on random windows, one worker per core of the
+         * master; the rate of a round is all workers' samples over its wall time (broadcast,
+         * steps, treeAggregate and averaging included).
+         */
+        private Integer benchSpark(ModelConfig config, TrainConfig train) {
+            train.batchSize = batch;
+            var session = sparkOptions.start("langid bench train");
+            try {
+                var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
+                int workers = spark.defaultParallelism();
+                int roundsInShard = 2;
+                List<WorkerShard> shards = new ArrayList<>();
+                for (int w = 0; w < workers; w++) {
+                    shards.add(randomShard(w, batch * train.averagingFrequency * roundsInShard, config));
+                }
+                var rdd = spark.parallelize(shards, workers).cache();
+                rdd.count();
+                System.out.println("workers: " + workers + " (" + session.sparkContext().master() + "), averaging every "
+                        + train.averagingFrequency + " steps");
+                AveragingTrainer trainer = new AveragingTrainer(config, train);
+                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                int round = 0;
+                long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
+                do {
+                    trainer.round(spark, rdd, state, round++ % roundsInShard, roundsInShard, train.averagingFrequency, Long.MAX_VALUE);
+                } while (System.nanoTime() < warmupEnd);
+                List<Double> rates = new ArrayList<>();
+                long end = System.nanoTime() + (long) (seconds * 1e9);
+                do {
+                    long started = System.nanoTime();
+                    var sum = trainer.round(spark, rdd, state, round++ % roundsInShard, roundsInShard, train.averagingFrequency, Long.MAX_VALUE);
+                    rates.add(sum.samples() / ((System.nanoTime() - started) / 1e9));
+                } while (System.nanoTime() < end);
+                Collections.sort(rates);
+                System.out.printf("rounds: %d, min %.0f, max %.0f samples/s%n", rates.size(), rates.get(0), rates.get(rates.size() - 1));
+                System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
+                return 0;
+            } finally {
+                session.stop();
+            }
+        }
+
+        private static WorkerShard randomShard(int worker, int size, ModelConfig config) {
+            SplittableRandom random = new SplittableRandom(worker + 1);
+            byte[] symbols = new byte[size * config.window];
+            int[] labels = new int[size];
+            for (int i = 0; i < symbols.length; i++) {
+                symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
+            }
+            for (int i = 0; i < size; i++) {
+                labels[i] = random.nextInt(config.classes());
+            }
+            return new WorkerShard(worker, symbols, labels, config.window);
         }
 
         /** Time by op type over 5 profiled steps (ND4J's OpProfiler table: op, share, milliseconds). */

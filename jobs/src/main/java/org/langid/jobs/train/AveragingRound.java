@@ -17,7 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * parameters and Adam state (as sums, to be added across workers and divided on the driver).
  * A function of its inputs only, so a task Spark re-runs gives the same result.
  */
-final class AveragingRound {
+public final class AveragingRound {
 
     /** What the driver broadcasts each round. */
     record Input(float[] parameters, float[] updaterState, long step, int epoch, int roundInEpoch,
@@ -25,7 +25,7 @@ final class AveragingRound {
     }
 
     /** A worker's contribution, or the sum of several. */
-    record Sum(float[] parameters, float[] updaterState, double lossSum, long steps, long samples, int workers)
+    public record Sum(float[] parameters, float[] updaterState, double lossSum, long steps, long samples, int workers)
             implements Serializable {
 
         /** The identity of {@link #add}: no workers yet. */

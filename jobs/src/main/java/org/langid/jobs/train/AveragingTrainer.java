@@ -100,8 +100,6 @@ public final class AveragingTrainer {
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
         int frequency = train.averagingFrequency;
         int roundsPerEpoch = (int) ((stepsPerEpoch + frequency - 1) / frequency);
-        ModelConfig modelConfig = model;
-        int nativeThreads = train.nativeThreads;
         List<LocalTrainer.EpochResult> history = new ArrayList<>();
         EarlyStopping earlyStopping = new EarlyStopping(train.earlyStoppingPatience, train.earlyStoppingMinImprovement);
         long runStarted = System.nanoTime();
@@ -115,25 +113,7 @@ public final class AveragingTrainer {
             for (int round = 0; round < roundsPerEpoch && state.step < plannedSteps; round++) {
                 long roundStarted = System.nanoTime();
                 int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
-                AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
-                        state.step, state.epoch, round, frequency, thisRound, train.batchSize, plannedSteps);
-                Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
-                spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, roundsPerEpoch));
-                AveragingRound.Sum sum = shards
-                        .mapPartitions(it -> AveragingRound.run(it, broadcast.value(), modelConfig, nativeThreads))
-                        .treeAggregate(AveragingRound.Sum.NONE, AveragingRound.Sum::add, AveragingRound.Sum::add, 2);
-                broadcast.destroy();
-                float[] parameters = sum.parameters();
-                float[] updater = sum.updaterState();
-                for (int i = 0; i < parameters.length; i++) {
-                    parameters[i] /= sum.workers();
-                }
-                for (int i = 0; i < updater.length; i++) {
-                    updater[i] /= sum.workers();
-                }
-                state.parameters.assign(Nd4j.createFromArray(parameters));
-                state.updaterState.assign(Nd4j.createFromArray(updater));
-                state.step += sum.steps() / sum.workers();
+                AveragingRound.Sum sum = round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
                 lossSum += sum.lossSum();
                 steps += sum.steps();
                 samples += sum.samples();
@@ -165,5 +145,39 @@ public final class AveragingTrainer {
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }
         return new LocalTrainer.Result(state, history);
+    }
+
+    /**
+     * One synchronous round: broadcast {@code state}, let every worker take {@code steps}
+     * minibatches, average parameters and Adam moments back into {@code state}, advance its step.
+     * Returns the workers' summed loss, steps and samples.
+     */
+    public AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
+                                    int steps, long plannedSteps) {
+        AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
+                state.step, state.epoch, round, train.averagingFrequency, steps, train.batchSize, plannedSteps);
+        Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
+        spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
+        ModelConfig modelConfig = model;
+        int nativeThreads = train.nativeThreads;
+        try {
+            AveragingRound.Sum sum = shards
+                    .mapPartitions(it -> AveragingRound.run(it, broadcast.value(), modelConfig, nativeThreads))
+                    .treeAggregate(AveragingRound.Sum.NONE, AveragingRound.Sum::add, AveragingRound.Sum::add, 2);
+            float[] parameters = sum.parameters();
+            float[] updater = sum.updaterState();
+            for (int i = 0; i < parameters.length; i++) {
+                parameters[i] /= sum.workers();
+            }
+            for (int i = 0; i < updater.length; i++) {
+                updater[i] /= sum.workers();
+            }
+            state.parameters.assign(Nd4j.createFromArray(parameters));
+            state.updaterState.assign(Nd4j.createFromArray(updater));
+            state.step += sum.steps() / sum.workers();
+            return sum;
+        } finally {
+            broadcast.destroy();
+        }
     }
 }
