@@ -3,14 +3,12 @@ package org.langid.jobs.cli;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.langid.jobs.train.AveragingTrainer;
 import org.langid.jobs.train.WorkerShard;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
@@ -85,16 +83,7 @@ public final class BenchCommand implements Runnable {
             // A pool of random batches, built before timing so data generation is not measured.
             int poolBatches = 16;
             int n = batch * poolBatches;
-            SplittableRandom random = new SplittableRandom(1);
-            byte[] symbols = new byte[n * config.window];
-            int[] labels = new int[n];
-            for (int i = 0; i < symbols.length; i++) {
-                symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
-            }
-            for (int i = 0; i < n; i++) {
-                labels[i] = random.nextInt(config.classes());
-            }
-            LabelledWindows data = new LabelledWindows(symbols, labels, config.window, config.languages);
+            LabelledWindows data = LabelledWindows.random(n, config.window, config.languages, 1);
             int[] order = new int[n];
             for (int i = 0; i < n; i++) {
                 order[i] = i;
@@ -147,7 +136,8 @@ public final class BenchCommand implements Runnable {
                 int roundsInShard = 2;
                 List<WorkerShard> shards = new ArrayList<>();
                 for (int w = 0; w < workers; w++) {
-                    shards.add(randomShard(w, batch * train.averagingFrequency * roundsInShard, config));
+                    shards.add(WorkerShard.of(w, LabelledWindows.random(batch * train.averagingFrequency * roundsInShard,
+                            config.window, config.languages, w + 1)));
                 }
                 var rdd = spark.parallelize(shards, workers).cache();
                 rdd.count();
@@ -174,19 +164,6 @@ public final class BenchCommand implements Runnable {
             } finally {
                 session.stop();
             }
-        }
-
-        private static WorkerShard randomShard(int worker, int size, ModelConfig config) {
-            SplittableRandom random = new SplittableRandom(worker + 1);
-            byte[] symbols = new byte[size * config.window];
-            int[] labels = new int[size];
-            for (int i = 0; i < symbols.length; i++) {
-                symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
-            }
-            for (int i = 0; i < size; i++) {
-                labels[i] = random.nextInt(config.classes());
-            }
-            return new WorkerShard(worker, symbols, labels, config.window);
         }
 
         /** Time by op type over 5 profiled steps (ND4J's OpProfiler table: op, share, milliseconds). */

@@ -9,6 +9,11 @@ import org.langid.model.train.LabelledWindows;
  */
 public record WorkerShard(int worker, byte[] symbols, int[] labels, int windowLength) implements Serializable {
 
+    /** A shard holding {@code windows}. */
+    public static WorkerShard of(int worker, LabelledWindows windows) {
+        return new WorkerShard(worker, windows.symbols(), windows.labels(), windows.windowLength());
+    }
+
     public int size() {
         return labels.length;
     }

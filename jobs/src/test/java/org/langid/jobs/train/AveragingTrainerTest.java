@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-import java.util.SplittableRandom;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.langid.jobs.SparkTestSession;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.LocalTrainer;
@@ -36,16 +34,7 @@ class AveragingTrainerTest {
     }
 
     private static WorkerShard shard(int worker, int size, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        byte[] symbols = new byte[size * 16];
-        int[] labels = new int[size];
-        for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = (byte) random.nextInt(Vocabulary.SIZE);
-        }
-        for (int i = 0; i < size; i++) {
-            labels[i] = random.nextInt(LANGUAGES.size());
-        }
-        return new WorkerShard(worker, symbols, labels, 16);
+        return WorkerShard.of(worker, LabelledWindows.random(size, 16, LANGUAGES, seed));
     }
 
     private static TrainingState start(ModelConfig model) {

@@ -18,4 +18,18 @@ public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, Li
     public int size() {
         return labels.length;
     }
+
+    /** {@code size} windows of uniformly random symbols and labels (for benchmarks and tests), fixed by {@code seed}. */
+    public static LabelledWindows random(int size, int windowLength, List<String> languages, long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        byte[] symbols = new byte[size * windowLength];
+        int[] labels = new int[size];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = (byte) random.nextInt(org.langid.model.text.Vocabulary.SIZE);
+        }
+        for (int i = 0; i < size; i++) {
+            labels[i] = random.nextInt(languages.size());
+        }
+        return new LabelledWindows(symbols, labels, windowLength, languages);
+    }
 }
