@@ -40,20 +40,12 @@ public final class PrepareSummary {
         return document;
     }
 
-    public long recordsRead() {
-        return document.path("records").path("read").asLong();
-    }
-
     public long quarantined(QuarantineReason reason) {
         return document.path("quarantined").path(reason.id()).asLong();
     }
 
     public long windows(String language, Split split) {
         return document.path("languages").path(language).path("windows").path(split.id()).asLong();
-    }
-
-    public long sentences(String language, Split split) {
-        return document.path("languages").path(language).path("sentences").path(split.id()).asLong();
     }
 
     /** Windows written, all languages and splits. */

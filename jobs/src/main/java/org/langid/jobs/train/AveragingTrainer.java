@@ -68,10 +68,7 @@ public final class AveragingTrainer {
     public AveragingTrainer(ModelConfig model, TrainConfig train) {
         this.model = model.validated();
         this.train = train;
-        List<String> problems = train.problems();
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
+        train.requireValid();
     }
 
     /** Minibatch steps each worker takes per epoch: enough to pass once over the smallest shard. */

@@ -1,15 +1,11 @@
 package org.langid.jobs.train;
 
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import org.langid.model.text.Vocabulary;
 
 import static org.apache.spark.sql.functions.col;
 
@@ -30,32 +26,16 @@ public final class Shards {
      */
     public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, String split, int workers, List<String> languages,
                                           int windowLength) {
-        Map<String, Integer> labelOf = new HashMap<>();
-        for (int i = 0; i < languages.size(); i++) {
-            labelOf.put(languages.get(i), i);
-        }
-        JavaRDD<Row> rows = spark.read().parquet(prepared + "/windows/split=" + split)
+        String source = prepared + "/windows/split=" + split;
+        JavaRDD<Row> rows = spark.read().parquet(source)
                 .filter(col("language").isin(languages.toArray()))
                 .repartition(workers, col("sentence_id"), col("offset"))
                 .sortWithinPartitions("sentence_id", "offset")
                 .select("language", "window")
                 .javaRDD();
-        return rows.mapPartitionsWithIndex((worker, it) -> List.of(shard(worker, it, labelOf, windowLength)).iterator(), true)
+        // Other languages were filtered out above, so nothing is skipped here.
+        return rows.mapPartitionsWithIndex((worker, it) -> List.of(WorkerShard.of(worker,
+                        WindowsReader.encode(it, languages, windowLength, source, new HashMap<>()))).iterator(), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
-    }
-
-    private static WorkerShard shard(int worker, Iterator<Row> rows, Map<String, Integer> labelOf, int windowLength) {
-        java.io.ByteArrayOutputStream symbols = new java.io.ByteArrayOutputStream();
-        List<Integer> labels = new ArrayList<>();
-        while (rows.hasNext()) {
-            Row row = rows.next();
-            String window = row.getString(1);
-            if (window.length() != windowLength) {
-                throw new IllegalArgumentException("windows are " + window.length() + " characters long; the model reads " + windowLength);
-            }
-            symbols.writeBytes(Vocabulary.encode(window));
-            labels.add(labelOf.get(row.getString(0)));
-        }
-        return new WorkerShard(worker, symbols.toByteArray(), labels.stream().mapToInt(Integer::intValue).toArray(), windowLength);
     }
 }

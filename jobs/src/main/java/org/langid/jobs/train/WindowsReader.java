@@ -31,33 +31,42 @@ public final class WindowsReader {
         if (count > Integer.MAX_VALUE / windowLength) {
             throw new IllegalArgumentException(path + " has " + count + " windows, more than one JVM array holds; cap them with prepare.max_windows_per_language");
         }
+        Map<String, Long> skipped = new TreeMap<>();
+        LabelledWindows windows = encode(rows.toLocalIterator(), languages, windowLength, path, skipped);
+        if (!skipped.isEmpty()) {
+            LOG.warn("{}: skipped windows of languages the model does not predict: {}", path, skipped);
+        }
+        return windows;
+    }
+
+    /**
+     * (language, window) rows as compact windows labelled by their index in {@code languages};
+     * rows of other languages are left out and counted in {@code skipped}. Used on the driver
+     * ({@link #read}) and on the executors ({@link Shards}).
+     */
+    static LabelledWindows encode(Iterator<Row> rows, List<String> languages, int windowLength, String source,
+                                  Map<String, Long> skipped) {
         Map<String, Integer> labelOf = new HashMap<>();
         for (int i = 0; i < languages.size(); i++) {
             labelOf.put(languages.get(i), i);
         }
-        byte[] symbols = new byte[(int) count * windowLength];
-        int[] labels = new int[(int) count];
-        Map<String, Long> skipped = new TreeMap<>();
-        int n = 0;
-        for (Iterator<Row> it = rows.toLocalIterator(); it.hasNext(); ) {
-            Row row = it.next();
+        java.io.ByteArrayOutputStream symbols = new java.io.ByteArrayOutputStream();
+        java.util.stream.IntStream.Builder labels = java.util.stream.IntStream.builder();
+        while (rows.hasNext()) {
+            Row row = rows.next();
             Integer label = labelOf.get(row.getString(0));
-            String window = row.getString(1);
             if (label == null) {
                 skipped.merge(row.getString(0), 1L, Long::sum);
                 continue;
             }
+            String window = row.getString(1);
             if (window.length() != windowLength) {
-                throw new IllegalArgumentException(path + " holds windows of " + window.length() + " characters; the model reads "
+                throw new IllegalArgumentException(source + " holds windows of " + window.length() + " characters; the model reads "
                         + windowLength + " (prepare.window.length and model.window must agree)");
             }
-            System.arraycopy(Vocabulary.encode(window), 0, symbols, n * windowLength, windowLength);
-            labels[n++] = label;
+            symbols.writeBytes(Vocabulary.encode(window));
+            labels.add(label);
         }
-        if (!skipped.isEmpty()) {
-            LOG.warn("{}: skipped windows of languages the model does not predict: {}", path, skipped);
-        }
-        return new LabelledWindows(java.util.Arrays.copyOf(symbols, n * windowLength), java.util.Arrays.copyOf(labels, n),
-                windowLength, languages);
+        return new LabelledWindows(symbols.toByteArray(), labels.build().toArray(), windowLength, languages);
     }
 }

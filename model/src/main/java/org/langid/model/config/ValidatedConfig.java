@@ -7,4 +7,12 @@ public interface ValidatedConfig {
 
     /** Every problem with the values, as sentences a user can act on; empty when valid. */
     List<String> problems();
+
+    /** Throws {@link IllegalArgumentException} naming every problem, for configs built in code rather than read. */
+    default void requireValid() {
+        List<String> problems = problems();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("; ", problems));
+        }
+    }
 }

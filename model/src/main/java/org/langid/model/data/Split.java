@@ -10,8 +10,4 @@ public enum Split {
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
-
-    public static Split fromId(String id) {
-        return valueOf(id.toUpperCase(Locale.ROOT));
-    }
 }

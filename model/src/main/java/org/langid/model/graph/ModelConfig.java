@@ -151,10 +151,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
 
     /** Throws {@link IllegalArgumentException} naming every problem. */
     public ModelConfig validated() {
-        List<String> problems = problems();
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
+        requireValid();
         return this;
     }
 }

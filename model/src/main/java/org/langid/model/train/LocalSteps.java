@@ -66,10 +66,6 @@ public final class LocalSteps {
         return state;
     }
 
-    public LanguageIdGraph graph() {
-        return graph;
-    }
-
     /** One step on the windows {@code indices[from, to)} of {@code data}; returns the minibatch loss. */
     public double step(LabelledWindows data, int[] indices, int from, int to) {
         Batch batch = Batch.of(data, indices, from, to);

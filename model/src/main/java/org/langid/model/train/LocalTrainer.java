@@ -34,10 +34,7 @@ public final class LocalTrainer {
     public LocalTrainer(ModelConfig model, TrainConfig train) {
         this.model = model.validated();
         this.train = train;
-        List<String> problems = train.problems();
-        if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(String.join("; ", problems));
-        }
+        train.requireValid();
     }
 
     /** Trains from the config's seeded initialisation. */
