@@ -4,7 +4,7 @@ import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.io.HadoopFiles;
 import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
 import picocli.CommandLine.Option;

@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import org.apache.hadoop.conf.Configuration;
-import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.io.HadoopFiles;
 
 /**
  * Streams the sentences of one seed-format JSON file ({@code {"en": ["...", ...], ...}})

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
-import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.io.HadoopFiles;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.data.Split;
 import org.langid.model.schema.JsonSchemas;

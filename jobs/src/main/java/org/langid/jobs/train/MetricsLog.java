@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.io.HadoopFiles;
 import org.langid.model.schema.JsonSchemas;
 import org.langid.model.train.LocalTrainer;
 

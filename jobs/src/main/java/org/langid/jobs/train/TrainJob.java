@@ -13,7 +13,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.langid.jobs.io.HadoopFiles;
+import org.langid.model.io.HadoopFiles;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;

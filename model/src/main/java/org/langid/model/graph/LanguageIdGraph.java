@@ -75,6 +75,16 @@ public final class LanguageIdGraph {
         return List.copyOf(attentionOutputs);
     }
 
+    /** The attention-weight output names a graph built from {@code config} has (for graphs loaded from an artefact). */
+    public static List<String> attentionOutputs(ModelConfig config) {
+        int layers = ModelConfig.SEED.equals(config.block) ? 1 : config.layers;
+        List<String> names = new ArrayList<>();
+        for (int layer = 0; layer < layers; layer++) {
+            names.add("attention/" + layer + "/weights");
+        }
+        return names;
+    }
+
     /** Names of the trainable variables, in layout order. */
     public List<String> parameterNames() {
         return layout.params().stream().map(ParameterLayout.Param::name).toList();

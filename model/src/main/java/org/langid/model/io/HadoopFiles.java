@@ -1,4 +1,4 @@
-package org.langid.jobs.io;
+package org.langid.model.io;
 
 import java.io.IOException;
 import java.io.InputStream;

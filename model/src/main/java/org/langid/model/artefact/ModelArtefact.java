@@ -1,0 +1,223 @@
+package org.langid.model.artefact;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.langid.model.config.ConfigTree;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.schema.JsonSchemas;
+import org.langid.model.text.TextNormalizer;
+import org.langid.model.text.Vocabulary;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A trained model as a self-describing directory on any Hadoop FileSystem:
+ * <pre>
+ *   manifest.json   what it is, where it came from, how good, SHA-256 of the files below
+ *   graph.fb        the SameDiff inference graph with its parameters (FlatBuffers, no updater state)
+ *   metrics.jsonl   the training metrics log, when the trainer wrote one (optional)
+ * </pre>
+ * {@link #create} makes one in memory, {@link #writeTo} writes it (manifest last, so a
+ * half-written directory has no manifest and is refused), {@link #load} reads and verifies it.
+ */
+public final class ModelArtefact {
+
+    /** The newest directory layout this code writes and reads. */
+    public static final int FORMAT_VERSION = 1;
+    public static final String MANIFEST = "manifest.json";
+    public static final String GRAPH = "graph.fb";
+    public static final String METRICS = "metrics.jsonl";
+    private static final DateTimeFormatter VERSION_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    private final Manifest manifest;
+    private final Map<String, byte[]> files;
+
+    private ModelArtefact(Manifest manifest, Map<String, byte[]> files) {
+        this.manifest = manifest;
+        this.files = files;
+    }
+
+    /**
+     * An artefact of {@code parameters} (laid out by {@link ParameterLayout} for {@code config}).
+     *
+     * @param training   provenance; must hold data_fingerprint (see the manifest schema)
+     * @param metrics    held-out figures, e.g. validation_accuracy
+     * @param metricsLog the trainer's metrics.jsonl, or null
+     */
+    public static ModelArtefact create(ModelConfig config, INDArray parameters, ObjectNode training,
+                                       Map<String, Double> metrics, byte[] metricsLog, Instant created) {
+        SameDiff graph = LanguageIdGraph.build(config.validated(), parameters.dup(), false).sameDiff();
+        ByteBuffer buffer = graph.asFlatBuffers(false);
+        byte[] graphBytes = new byte[buffer.remaining()];
+        buffer.get(graphBytes);
+
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        files.put(GRAPH, graphBytes);
+        if (metricsLog != null) {
+            files.put(METRICS, metricsLog);
+        }
+        Instant time = created.truncatedTo(ChronoUnit.SECONDS);
+        ObjectNode document = Manifest.JSON.createObjectNode();
+        document.put("format_version", FORMAT_VERSION);
+        document.put("model_version", VERSION_TIME.format(time) + "-" + sha256(graphBytes).substring(0, 8));
+        document.put("created", time.toString());
+        config.languages.forEach(document.putArray("languages")::add);
+        document.put("vocabulary", Vocabulary.SYMBOLS);
+        document.put("pad_index", ParameterLayout.PAD);
+        document.put("normalisation", TextNormalizer.RULE_ID);
+        document.put("window", config.window);
+        document.set("model", ConfigTree.toJson(config));
+        document.set("training", training.deepCopy());
+        ObjectNode metricsNode = document.putObject("metrics");
+        metrics.forEach(metricsNode::put);
+        ObjectNode fileNode = document.putObject("files");
+        files.forEach((name, bytes) -> {
+            ObjectNode entry = fileNode.putObject(name);
+            entry.put("sha256", sha256(bytes));
+            entry.put("bytes", bytes.length);
+        });
+        JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
+        return new ModelArtefact(new Manifest(document), files);
+    }
+
+    /** Writes the artefact into directory {@code dir} (created if needed); the manifest goes last. */
+    public void writeTo(String dir, Configuration conf) {
+        try {
+            Path root = new Path(dir);
+            FileSystem fs = fileSystem(root, conf);
+            fs.mkdirs(root);
+            for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                write(fs, new Path(root, file.getKey()), file.getValue());
+            }
+            write(fs, new Path(root, MANIFEST), manifest.toText().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new ArtefactException("cannot write the model artefact to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads the artefact in {@code dir} and verifies it: the manifest validates, its format is
+     * not newer than {@link #FORMAT_VERSION}, every listed file exists with its SHA-256, and the
+     * model's normalisation and vocabulary are the ones this code implements.
+     */
+    public static ModelArtefact load(String dir, Configuration conf) {
+        try {
+            Path root = new Path(dir);
+            FileSystem fs = fileSystem(root, conf);
+            Path manifestPath = new Path(root, MANIFEST);
+            if (!fs.exists(manifestPath)) {
+                throw new ArtefactException(dir + " has no " + MANIFEST + ": it is not a model artefact (an artefact holds "
+                        + MANIFEST + " and " + GRAPH + "; a registry holds 'current' and versions/)");
+            }
+            Manifest manifest = Manifest.parse(new String(read(fs, manifestPath), StandardCharsets.UTF_8),
+                    dir + "/" + MANIFEST, FORMAT_VERSION);
+            Map<String, byte[]> files = new LinkedHashMap<>();
+            for (Map.Entry<String, String> expected : manifest.fileChecksums().entrySet()) {
+                Path file = new Path(root, expected.getKey());
+                byte[] bytes;
+                try {
+                    bytes = read(fs, file);
+                } catch (FileNotFoundException e) {
+                    throw new ArtefactException(dir + ": " + expected.getKey() + " is listed in " + MANIFEST
+                            + " but missing: the artefact is damaged or incomplete");
+                }
+                String actual = sha256(bytes);
+                if (!actual.equals(expected.getValue())) {
+                    throw new ArtefactException(dir + ": " + expected.getKey() + " does not match its SHA-256 in " + MANIFEST
+                            + " (expected " + expected.getValue().substring(0, 12) + "…, found " + actual.substring(0, 12)
+                            + "…): the artefact is damaged");
+                }
+                files.put(expected.getKey(), bytes);
+            }
+            if (!files.containsKey(GRAPH)) {
+                throw new ArtefactException(dir + ": " + MANIFEST + " lists no " + GRAPH);
+            }
+            requireCompatible(manifest, dir);
+            return new ModelArtefact(manifest, files);
+        } catch (IOException e) {
+            throw new ArtefactException("cannot read the model artefact " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void requireCompatible(Manifest manifest, String dir) {
+        if (!TextNormalizer.RULE_ID.equals(manifest.normalisation())) {
+            throw new ArtefactException(dir + " was trained with normalisation '" + manifest.normalisation()
+                    + "'; this langid implements '" + TextNormalizer.RULE_ID + "'");
+        }
+        if (!Vocabulary.SYMBOLS.equals(manifest.vocabulary()) || manifest.padIndex() != ParameterLayout.PAD) {
+            throw new ArtefactException(dir + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols");
+        }
+        ModelConfig config = manifest.modelConfig();
+        if (config.window != manifest.window() || !config.languages.equals(manifest.languages())) {
+            throw new ArtefactException(dir + ": " + MANIFEST + " contradicts itself (window or languages differ from its model section)");
+        }
+    }
+
+    public Manifest manifest() {
+        return manifest;
+    }
+
+    /** A fresh copy of the inference graph: placeholder {@code windows} (INT32, [B, T]); outputs as {@link LanguageIdGraph}. */
+    public SameDiff newGraph() {
+        try {
+            return SameDiff.fromFlatBuffers(ByteBuffer.wrap(files.get(GRAPH)));
+        } catch (IOException | RuntimeException e) {
+            throw new ArtefactException("the graph of model " + manifest.modelVersion() + " cannot be loaded: " + e.getMessage(), e);
+        }
+    }
+
+    /** The training metrics log stored with the artefact, if any. */
+    public java.util.Optional<String> metricsLog() {
+        byte[] bytes = files.get(METRICS);
+        return bytes == null ? java.util.Optional.empty() : java.util.Optional.of(new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The file system of {@code path}; for the local one, without Hadoop's .crc side files: the
+     * manifest's SHA-256 already guards every file, and a flipped byte should be reported as
+     * such rather than as a Hadoop ChecksumException.
+     */
+    static FileSystem fileSystem(Path path, Configuration conf) throws IOException {
+        FileSystem fs = path.getFileSystem(conf);
+        return fs instanceof org.apache.hadoop.fs.LocalFileSystem local ? local.getRawFileSystem() : fs;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void write(FileSystem fs, Path path, byte[] bytes) throws IOException {
+        try (OutputStream out = fs.create(path, true)) {
+            out.write(bytes);
+        }
+    }
+
+    private static byte[] read(FileSystem fs, Path path) throws IOException {
+        try (InputStream in = fs.open(path)) {
+            return in.readAllBytes();
+        }
+    }
+}

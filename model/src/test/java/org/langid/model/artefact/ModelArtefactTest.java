@@ -1,0 +1,124 @@
+package org.langid.model.artefact;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.text.TextNormalizer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+class ModelArtefactTest {
+
+    private static final Configuration CONF = new Configuration();
+    private static final Instant CREATED = Instant.parse("2026-11-21T10:15:30Z");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void writtenAndLoadedArtefactComputesWhatTheTrainedParametersCompute() {
+        ModelConfig config = TestArtefacts.smallConfig();
+        INDArray parameters = TestArtefacts.parameters(config, 7);
+        TestArtefacts.create(config, parameters, CREATED).writeTo(dir.toString(), CONF);
+
+        ModelArtefact loaded = ModelArtefact.load(dir.toString(), CONF);
+        INDArray windows = Nd4j.createFromArray(new int[][] {
+                {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+                {30, 31, 62, 40, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68}});
+        Map<String, INDArray> feed = Map.of(LanguageIdGraph.WINDOWS, windows);
+        INDArray expected = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff()
+                .output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+        INDArray actual = loaded.newGraph().output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+        assertArrayEquals(expected.data().asFloat(), actual.data().asFloat(), 0f);
+
+        Manifest manifest = loaded.manifest();
+        assertEquals(ModelArtefact.FORMAT_VERSION, manifest.formatVersion());
+        assertEquals("20261121T101530Z-", manifest.modelVersion().substring(0, 17));
+        assertEquals(config.languages, manifest.languages());
+        assertEquals(TextNormalizer.RULE_ID, manifest.normalisation());
+        assertEquals(config.dModel, manifest.modelConfig().dModel);
+        assertEquals("test-fingerprint", manifest.dataFingerprint());
+        assertEquals(0.5, manifest.metrics().get("validation_accuracy"));
+        assertEquals("{}\n", loaded.metricsLog().orElseThrow());
+        assertFalse(Files.exists(dir.resolve("." + ModelArtefact.GRAPH + ".crc")), "no Hadoop .crc side files in an artefact");
+    }
+
+    @Test
+    void aFlippedByteIsRefusedNamingTheFile() throws IOException {
+        write();
+        Path graph = dir.resolve(ModelArtefact.GRAPH);
+        byte[] bytes = Files.readAllBytes(graph);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(graph, bytes);
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("graph.fb does not match its SHA-256"), e.getMessage());
+        assertTrue(e.getMessage().contains("damaged"), e.getMessage());
+    }
+
+    @Test
+    void aMissingFileIsRefused() throws IOException {
+        write();
+        Files.delete(dir.resolve(ModelArtefact.GRAPH));
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("graph.fb is listed in manifest.json but missing"), e.getMessage());
+    }
+
+    @Test
+    void aMissingManifestSaysThisIsNotAnArtefact() {
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("has no manifest.json: it is not a model artefact"), e.getMessage());
+    }
+
+    @Test
+    void aNewerFormatIsRefusedEvenIfItsManifestLooksDifferent() throws IOException {
+        write();
+        Path manifest = dir.resolve(ModelArtefact.MANIFEST);
+        String text = Files.readString(manifest).replace("\"format_version\" : 1", "\"format_version\" : 2")
+                .replace("\"window\"", "\"window_length\"");
+        Files.writeString(manifest, text);
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("artefact format 2 is newer than this langid reads (up to 1)"), e.getMessage());
+    }
+
+    @Test
+    void aTruncatedOrInvalidManifestIsRefused() throws IOException {
+        write();
+        Path manifest = dir.resolve(ModelArtefact.MANIFEST);
+        String text = Files.readString(manifest);
+        Files.writeString(manifest, text.substring(0, text.length() / 2));
+        ArtefactException truncated = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(truncated.getMessage().contains("is not valid JSON"), truncated.getMessage());
+
+        Files.writeString(manifest, text.replace("\"pad_index\"", "\"padding\""));
+        ArtefactException invalid = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(invalid.getMessage().contains("does not match model-manifest.schema.json"), invalid.getMessage());
+    }
+
+    @Test
+    void anotherNormalisationRuleIsRefused() throws IOException {
+        write();
+        Path manifest = dir.resolve(ModelArtefact.MANIFEST);
+        Files.writeString(manifest, Files.readString(manifest, StandardCharsets.UTF_8).replace(TextNormalizer.RULE_ID, "nfkc/v9"));
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("trained with normalisation 'nfkc/v9'"), e.getMessage());
+    }
+
+    private void write() {
+        ModelConfig config = TestArtefacts.smallConfig();
+        TestArtefacts.create(config, TestArtefacts.parameters(config, 7), CREATED).writeTo(dir.toString(), CONF);
+    }
+}
