@@ -1,0 +1,130 @@
+package org.langid.jobs.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+class EvaluationHtmlTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String[] LANGUAGES = {"en", "de", "fr"};
+    private static final String HOSTILE_PATH = "<script>alert(1)</script>";
+
+    @Test
+    void twoDetectorsWithTrainingRenderEveryHeatmapEscapedAndWithoutNaN() {
+        ObjectNode report = report();
+        ObjectNode langid = detectors(report).addObject()
+                .put("name", "langid").put("description", "this model");
+        // The "fr" row has no samples at all: its shares must not divide by zero.
+        langid.set("windows", level(0.875, new int[][] {{35, 5, 0}, {0, 40, 0}, {0, 0, 0}}, LANGUAGES));
+        langid.set("sentences", level(0.9, new int[][] {{9, 1, 0}, {0, 10, 0}, {0, 0, 0}}, LANGUAGES));
+        ObjectNode lingua = detectors(report).addObject()
+                .put("name", "lingua-1.2.2").put("description", "Lingua \"high\" & <b>restricted</b>");
+        String[] withDeclined = {"en", "de", "fr", "und"};
+        lingua.set("windows", level(0.8, new int[][] {{30, 5, 0, 5}, {0, 34, 0, 6}, {0, 0, 0, 0}}, withDeclined));
+        lingua.set("sentences", level(0.85, new int[][] {{8, 1, 0, 1}, {0, 9, 0, 1}, {0, 0, 0, 0}}, withDeclined));
+        ArrayNode records = report.putObject("training").put("source", "models/v1/metrics.jsonl").putArray("records");
+        records.addObject().put("kind", "round").put("epoch", 1).put("round", 1).put("step", 20).put("loss", 2.01)
+                .put("samples_per_second", 2500).put("wall_seconds", 2.0);
+        records.addObject().put("kind", "round").put("epoch", 1).put("round", 2).put("step", 40).put("loss", 1.2)
+                .put("samples_per_second", 2500).put("wall_seconds", 4.0);
+        records.addObject().put("kind", "epoch").put("epoch", 1).put("step", 40).put("loss", 1.4)
+                .put("samples_per_second", 2600).put("wall_seconds", 4.5)
+                .put("validation_accuracy", 0.84).put("validation_loss", 0.5);
+
+        String html = EvaluationHtml.render(report);
+
+        assertTrue(html.startsWith("<!DOCTYPE html>"));
+        assertEquals(4, occurrences(html, "<table class=\"heatmap\">"), "one heatmap per detector and level");
+        assertEquals(4, occurrences(html, "<svg class=\"metric-bars\""), "one bar chart per detector and level");
+        assertEquals(12, occurrences(html, "class=\"cell diagonal"), "each language's own cell is highlighted");
+        assertEquals(2, occurrences(html, "class=\"declined\""), "lingua's und column, windows and sentences");
+        assertEquals(1, occurrences(html, "<svg class=\"training-chart\""));
+        assertTrue(html.contains("87.5%") && html.contains("80.0%"), "window accuracies as percentages");
+        assertTrue(html.contains("+7.5 pt"), "langid minus lingua window accuracy");
+        assertTrue(html.contains("true en, predicted de: 5 of 40 (12.5%)"), "cells are shares of their row");
+        assertTrue(html.contains("true fr, predicted fr: 0 of 0 (–)"), "an empty row has no share");
+
+        assertTrue(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+        assertFalse(html.contains("<script"), "the model path is escaped, never raw");
+        assertTrue(html.contains("Lingua &quot;high&quot; &amp; &lt;b&gt;restricted&lt;/b&gt;"));
+        assertFalse(html.contains("<b>"));
+
+        assertFalse(html.contains("NaN"));
+        assertFalse(html.contains("Infinity"));
+        String withoutSvgNamespace = html.replace("http://www.w3.org/2000/svg", "");
+        assertFalse(withoutSvgNamespace.contains("http://") || withoutSvgNamespace.contains("https://"),
+                "the page fetches nothing");
+    }
+
+    @Test
+    void optionalSectionsAreSkippedWhenTheReportHasNoTrainingAndNoSentences() {
+        ObjectNode report = report();
+        detectors(report).addObject().put("name", "langid").put("description", "this model")
+                .set("windows", level(0.875, new int[][] {{35, 5, 0}, {0, 40, 0}, {0, 0, 0}}, LANGUAGES));
+
+        String html = EvaluationHtml.render(report);
+
+        assertEquals(1, occurrences(html, "<table class=\"heatmap\">"));
+        assertFalse(html.contains("training-chart"));
+        assertFalse(html.contains("<h2>Training</h2>"));
+        assertFalse(html.contains("<h3>Sentences</h3>"));
+        assertFalse(html.contains("Sentence accuracy"));
+        assertFalse(html.contains("class=\"difference\""), "no difference row for a single detector");
+        assertFalse(html.contains("NaN"));
+        assertTrue(html.endsWith("</html>\n"));
+    }
+
+    private static ObjectNode report() {
+        ObjectNode report = JSON.createObjectNode().put("format_version", 1).put("created", "2026-11-21T10:00:00Z");
+        report.putObject("model").put("version", "20261121-abc123").put("path", HOSTILE_PATH);
+        report.putObject("data").put("input", "work/pipeline/prepared").put("split", "test");
+        ArrayNode languages = report.putArray("languages");
+        for (String language : LANGUAGES) {
+            languages.add(language);
+        }
+        report.putArray("detectors");
+        return report;
+    }
+
+    private static ArrayNode detectors(ObjectNode report) {
+        return (ArrayNode) report.get("detectors");
+    }
+
+    /** One level's metrics; the per-language figures are placeholders except the empty row's NaN precision. */
+    private static ObjectNode level(double accuracy, int[][] confusion, String[] predictedLabels) {
+        ObjectNode level = JSON.createObjectNode().put("count", 80).put("correct", (int) Math.round(80 * accuracy))
+                .put("accuracy", accuracy).put("macro_f1", accuracy - 0.01).put("seconds", 1.5).put("per_second", 53.3);
+        ArrayNode labels = level.putArray("predicted_labels");
+        for (String label : predictedLabels) {
+            labels.add(label);
+        }
+        ArrayNode rows = level.putArray("confusion");
+        for (int[] row : confusion) {
+            ArrayNode counts = rows.addArray();
+            for (int count : row) {
+                counts.add(count);
+            }
+        }
+        ArrayNode perLanguage = level.putArray("per_language");
+        for (String language : LANGUAGES) {
+            boolean empty = language.equals("fr");
+            perLanguage.addObject().put("language", language).put("precision", empty ? Double.NaN : 0.9)
+                    .put("recall", empty ? 0 : 0.8).put("f1", empty ? 0 : 0.85).put("support", empty ? 0 : 40);
+        }
+        return level;
+    }
+
+    private static int occurrences(String text, String fragment) {
+        int count = 0;
+        for (int at = text.indexOf(fragment); at >= 0; at = text.indexOf(fragment, at + fragment.length())) {
+            count++;
+        }
+        return count;
+    }
+}
