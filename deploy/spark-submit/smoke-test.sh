@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 
 ./mvnw -B -q -Pcluster -DskipTests package
 jar="$(ls jobs/target/langid-jobs-*-cluster.jar | head -1)"
-shipped_by_spark="$(tr ':' '\n' < jobs/target/launcher-classpath.txt \
+shipped_by_spark="$( { cat jobs/target/launcher-classpath.txt; echo; cat jobs/target/launcher-provided-classpath.txt; } | tr ':' '\n' \
   | grep -E '/org/slf4j/|/org/apache/logging/log4j/|jackson/core/jackson-(core|databind|annotations)/' | paste -sd: -)"
 flags="$(sed -n 's:.*<spark.java17.flags>\(.*\)</spark.java17.flags>.*:\1:p' pom.xml)"
 

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 /** {@code langid bench}: throughput measurements (figures in the README come from here). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks. Each prints what it measured and, as its last line, the figure.",
-        subcommands = {BenchCommand.Train.class})
+        subcommands = {BenchCommand.Train.class, BenchCommand.Predict.class})
 public final class BenchCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -180,6 +180,63 @@ public final class BenchCommand implements Runnable {
             Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
             System.out.printf("op profile: %d steps, %.0f ms a step (profiled); time by op over the %d steps:%n", profiled, millis / profiled, profiled);
             System.out.println(OpProfiler.getInstance().getLongAggergator().asPercentageString());
+        }
+    }
+
+    @Command(name = "predict", mixinStandardHelpOptions = true,
+            description = "Detection throughput and accuracy of the model and of Lingua 1.2.2 (restricted to the model's "
+                    + "languages, high accuracy) on the same test windows, batched, with the same number of threads, after a "
+                    + "warm-up of each. Last line: 'speedup: X', our windows/s over Lingua's.")
+    static final class Predict implements Callable<Integer> {
+
+        @Mixin
+        DetectorOptions detectorOptions;
+
+        @Option(names = {"-i", "--input"}, required = true, paramLabel = "DIR", description = "Output directory of langid prepare.")
+        String prepared;
+
+        @Option(names = "--split", defaultValue = "test", description = "Default: ${DEFAULT-VALUE}.")
+        String split;
+
+        @Option(names = "--windows", defaultValue = "20000", description = "Seeded random sample of the split's windows. Default: ${DEFAULT-VALUE}.")
+        int windows;
+
+        @Option(names = "--threads", description = "Threads for each detector. Default: the machine's cores.")
+        Integer threads;
+
+        @Mixin
+        SparkOptions sparkOptions;
+
+        @Override
+        public Integer call() {
+            int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+            var detector = detectorOptions.load(new Configuration());
+            List<org.langid.jobs.evaluate.Candidate> candidates = List.of(
+                    new org.langid.jobs.evaluate.ModelCandidate(detector, n),
+                    new org.langid.jobs.evaluate.LinguaCandidate(detector.languages(), n));
+            var spark = sparkOptions.start("langid bench predict");
+            com.fasterxml.jackson.databind.node.ObjectNode report;
+            try {
+                var data = new org.langid.jobs.evaluate.EvaluateJob.Data(prepared + "/windows/split=" + split, null, prepared, split, windows, 0);
+                // Warm-up: JIT, graph sessions and Lingua's lazily built structures, untimed.
+                org.langid.jobs.evaluate.EvaluateJob.run(spark, detector, detectorOptions.artefactLocation,
+                        new org.langid.jobs.evaluate.EvaluateJob.Data(data.windowsPath(), null, prepared, split, Math.min(windows, 4000), 0),
+                        candidates);
+                report = org.langid.jobs.evaluate.EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates);
+            } finally {
+                spark.stop();
+            }
+            var ours = report.get("detectors").get(0).get("windows");
+            var lingua = report.get("detectors").get(1).get("windows");
+            System.out.printf(java.util.Locale.ROOT, "windows: %d of %s/%s, %d threads each, model %s%n", ours.get("count").asLong(),
+                    prepared, split, n, detector.manifest().modelVersion());
+            System.out.printf(java.util.Locale.ROOT, "%-14s %12s %10s%n", "detector", "windows/s", "accuracy");
+            System.out.printf(java.util.Locale.ROOT, "%-14s %12.0f %9.2f%%%n", "langid", ours.get("per_second").asDouble(),
+                    100 * ours.get("accuracy").asDouble());
+            System.out.printf(java.util.Locale.ROOT, "%-14s %12.0f %9.2f%%%n", "lingua-1.2.2", lingua.get("per_second").asDouble(),
+                    100 * lingua.get("accuracy").asDouble());
+            System.out.printf(java.util.Locale.ROOT, "speedup: %.1f%n", ours.get("per_second").asDouble() / lingua.get("per_second").asDouble());
+            return 0;
         }
     }
 }

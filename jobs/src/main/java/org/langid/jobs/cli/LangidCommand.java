@@ -2,6 +2,7 @@ package org.langid.jobs.cli;
 
 import java.io.UncheckedIOException;
 import org.langid.jobs.prepare.PrepareException;
+import org.langid.model.artefact.ArtefactException;
 import org.langid.model.config.ConfigException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = LangidCommand.Version.class,
         description = "Attention-based language identification, trained on Apache Spark.",
-        subcommands = {PipelineCommand.class, PrepareCommand.class, TrainCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PipelineCommand.class, PrepareCommand.class, TrainCommand.class, ExportCommand.class, EvaluateCommand.class, PredictCommand.class,
+                VisualizeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class LangidCommand implements Runnable {
 
     @CommandLine.Spec
@@ -46,14 +48,15 @@ public final class LangidCommand implements Runnable {
 
     /** One line a user can act on; the stack trace only with -Dlangid.debug=true. */
     static String userMessage(Throwable e) {
-        if (e instanceof PrepareException || e instanceof ConfigException || e instanceof UncheckedIOException) {
+        if (e instanceof PrepareException || e instanceof ConfigException || e instanceof UncheckedIOException
+                || e instanceof ArtefactException || e instanceof IllegalArgumentException) {
             return e.getMessage();
         }
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        if (root instanceof PrepareException || root instanceof ConfigException) {
+        if (root instanceof PrepareException || root instanceof ConfigException || root instanceof ArtefactException) {
             return root.getMessage();
         }
         return e.getClass().getSimpleName() + ": " + e.getMessage()

@@ -31,6 +31,9 @@ import org.nd4j.linalg.api.buffer.DataType;
 public final class TrainJob {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    public static final String STATE_FILE = "state.bin";
+    public static final String SUMMARY_FILE = "train-summary.json";
+    public static final String METRICS_FILE = "metrics.jsonl";
 
     private TrainJob() {
     }
@@ -39,7 +42,20 @@ public final class TrainJob {
     public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
         LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
         LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
-        LocalTrainer.Result result = new LocalTrainer(model, train).fit(training, validation);
+        Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+        MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, false);
+        TrainingState start = TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+        LocalTrainer.Result result = new LocalTrainer(model, train).fit(start, training, validation, new LocalTrainer.Listener() {
+            @Override
+            public void progress(int epoch, int report, long step, double loss, double samplesPerSecond) {
+                metrics.round(epoch, report, step, loss, samplesPerSecond);
+            }
+
+            @Override
+            public void epoch(LocalTrainer.EpochResult epoch) {
+                metrics.epoch(epoch);
+            }
+        });
         write(spark, prepared, output, model, train, "local", 1, training.size(), result);
         return result;
     }
@@ -64,7 +80,7 @@ public final class TrainJob {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         AveragingTrainer.Validator validation = AveragingTrainer.distributed(jsc, validationShards, model, train.evaluationBatchSize);
         try {
-            MetricsLog metrics = new MetricsLog(output + "/metrics.jsonl", hadoop, resume);
+            MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, resume);
             LocalTrainer.Result result = new AveragingTrainer(model, train)
                     .fit(jsc, shards, start, validation, new AveragingTrainer.Listener() {
                         @Override
@@ -106,7 +122,7 @@ public final class TrainJob {
                               String trainer, int workers, long trainingWindows, LocalTrainer.Result result) {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         try {
-            Path state = new Path(output, "state.bin");
+            Path state = new Path(output, STATE_FILE);
             FileSystem fs = state.getFileSystem(hadoop);
             fs.mkdirs(new Path(output));
             try (OutputStream out = fs.create(state, true)) {
@@ -119,10 +135,12 @@ public final class TrainJob {
         summary.put("trainer", trainer);
         summary.put("workers", workers);
         summary.put("prepared", prepared);
+        summary.put("data_fingerprint", dataFingerprint(prepared, hadoop));
         summary.set("model", ConfigTree.toJson(model));
         summary.set("train", ConfigTree.toJson(train));
         summary.put("parameters", ParameterLayout.of(model).size());
         summary.put("training_windows", trainingWindows);
+        summary.put("steps", result.state().step);
         ArrayNode history = summary.putArray("epochs");
         for (LocalTrainer.EpochResult epoch : result.history()) {
             ObjectNode e = history.addObject();
@@ -135,7 +153,7 @@ public final class TrainJob {
             e.put("samples_per_second", epoch.samplesPerSecond());
         }
         try {
-            HadoopFiles.writeStringAtomically(output + "/train-summary.json", JSON.writeValueAsString(summary) + "\n", hadoop);
+            HadoopFiles.writeStringAtomically(output + "/" + SUMMARY_FILE, JSON.writeValueAsString(summary) + "\n", hadoop);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

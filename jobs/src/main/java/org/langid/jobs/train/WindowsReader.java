@@ -25,7 +25,11 @@ public final class WindowsReader {
 
     /** Windows of {@code split} under {@code prepared}/windows whose language the model predicts. */
     public static LabelledWindows read(SparkSession spark, String prepared, String split, List<String> languages, int windowLength) {
-        String path = prepared + "/windows/split=" + split;
+        return readPath(spark, prepared + "/windows/split=" + split, languages, windowLength);
+    }
+
+    /** Windows in the Parquet file or directory {@code path} (data-schemas/windows.parquet.txt). */
+    public static LabelledWindows readPath(SparkSession spark, String path, List<String> languages, int windowLength) {
         var rows = spark.read().parquet(path).select("language", "window");
         long count = rows.count();
         if (count > Integer.MAX_VALUE / windowLength) {

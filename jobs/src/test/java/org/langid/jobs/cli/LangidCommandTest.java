@@ -26,11 +26,30 @@ class LangidCommandTest {
         return new Result(code, err.toString());
     }
 
+    /** Runs a command and returns what it printed on stdout (commands print results with System.out). */
+    private static String runForOutput(String... args) {
+        java.io.PrintStream original = System.out;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        Result result;
+        try {
+            result = run(args);
+        } finally {
+            System.setOut(original);
+        }
+        assertEquals(0, result.exitCode(), result.err());
+        return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     private static void assertOneLineError(Result result, String expectedFragment) {
+        assertOneLineError(result, "prepare", expectedFragment);
+    }
+
+    private static void assertOneLineError(Result result, String command, String expectedFragment) {
         assertEquals(1, result.exitCode(), result.err());
         String[] lines = result.err().strip().split("\n");
         assertEquals(1, lines.length, "one line, no stack trace: " + result.err());
-        assertTrue(lines[0].startsWith("langid prepare: error: "), lines[0]);
+        assertTrue(lines[0].startsWith("langid " + command + ": error: "), lines[0]);
         assertTrue(lines[0].contains(expectedFragment), lines[0]);
     }
 
@@ -61,7 +80,7 @@ class LangidCommandTest {
     }
 
     @Test
-    void preparesThenTrainsFromTheCommandLine() throws IOException {
+    void preparesTrainsExportsEvaluatesAndPredictsFromTheCommandLine() throws IOException {
         Path corpus = temp.resolve("corpus");
         Files.createDirectories(corpus);
         List<String> english = new java.util.ArrayList<>();
@@ -104,6 +123,67 @@ class LangidCommandTest {
                     new com.fasterxml.jackson.databind.ObjectMapper().readTree(line)), line);
         }
         assertTrue(Files.isDirectory(averaged.resolve("checkpoints/epoch-0001")), "a checkpoint after the last epoch");
+
+        exportsEvaluatesAndPredicts(prepared, model, accuracy);
+    }
+
+    private void exportsEvaluatesAndPredicts(Path prepared, Path trained, double validationAccuracy) throws IOException {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        Path registry = temp.resolve("registry");
+        String exported = runForOutput("export", "-i", trained.toString(), "--registry", registry.toString());
+        assertTrue(exported.contains("now current in " + registry), exported);
+        var conf = new org.apache.hadoop.conf.Configuration();
+        var artefact = org.langid.model.artefact.ModelArtefact.load(
+                org.langid.model.artefact.ModelRegistry.resolve(registry.toString(), conf), conf);
+        assertEquals(json.readTree(prepared.resolve("summary.json").toFile()).path("fingerprint").asText(),
+                artefact.manifest().dataFingerprint(), "the artefact records what it was trained on");
+        assertEquals(validationAccuracy, artefact.manifest().metrics().get("validation_accuracy"), 1e-12);
+        assertTrue(artefact.metricsLog().orElseThrow().contains("\"kind\":\"epoch\""), "the training curve travels with the model");
+
+        Path reportDir = temp.resolve("report");
+        String evaluated = runForOutput("evaluate", "--master", "local[2]", "--model", registry.toString(), "-i", prepared.toString(),
+                "--lingua", "-o", reportDir.toString());
+        assertTrue(evaluated.contains("lingua-1.2.2"), evaluated);
+        var report = json.readTree(reportDir.resolve("report.json").toFile());
+        assertEquals(List.of(), org.langid.model.schema.JsonSchemas.problems("evaluation-report.schema.json", report));
+        var ours = report.path("detectors").get(0);
+        var lingua = report.path("detectors").get(1);
+        long testWindows = org.langid.jobs.SparkTestSession.get().read().parquet(prepared + "/windows/split=test").count();
+        assertEquals(testWindows, ours.path("windows").path("count").asLong(), "every test window is scored");
+        assertEquals(testWindows, lingua.path("windows").path("count").asLong(), "Lingua scores the same windows");
+        assertTrue(ours.path("windows").path("accuracy").asDouble() > 0.75, ours.toString());
+        assertEquals(List.of("en", "sv", "und"), json.convertValue(lingua.path("windows").path("predicted_labels"), List.class));
+        assertTrue(ours.path("sentences").path("count").asLong() > 0, "sentences are scored too");
+        assertTrue(Files.readString(reportDir.resolve("report.html")).startsWith("<!DOCTYPE html>"));
+
+        String longLine = "This is English sentence number 7, written for the training test. ".repeat(3000);
+        Path input = Files.write(temp.resolve("lines.txt"), List.of("This is English sentence number 7, written for the training test.",
+                "", "日本語のテキストです", longLine, "Det här är svensk mening nummer 7, skriven för träningstestet.", "ja"),
+                java.nio.charset.StandardCharsets.UTF_8);
+        List<String> lines = runForOutput("predict", "--model", registry.toString(), "--input", input.toString()).lines().toList();
+        assertEquals(6, lines.size(), "one output line per input line");
+        assertTrue(lines.get(0).startsWith("en\t"), lines.get(0));
+        assertEquals("und\t0.0000\t", lines.get(1));
+        assertEquals("und\t0.0000\t日本語のテキストです", lines.get(2));
+        assertTrue(lines.get(3).startsWith("en\t") && lines.get(3).endsWith(longLine), "a long line keeps its whole text");
+        assertTrue(lines.get(4).startsWith("sv\t"), lines.get(4));
+        assertTrue(lines.get(5).matches("(en|sv)\t0\\.\\d{4}\tja"), "a 2-character line is one padded window: " + lines.get(5));
+
+        for (String line : runForOutput("predict", "--model", registry.toString(), "--input", input.toString(), "--format", "json").lines().toList()) {
+            var detection = json.readTree(line);
+            double sum = 0;
+            for (var p : (Iterable<com.fasterxml.jackson.databind.JsonNode>) detection.path("probabilities")::elements) {
+                sum += p.asDouble();
+            }
+            assertEquals(detection.path("windows").asInt() == 0 ? 0.0 : 1.0, sum, 1e-6, line);
+        }
+
+        Path graph = Path.of(org.langid.model.artefact.ModelRegistry.resolve(registry.toString(), conf), "graph.fb");
+        byte[] bytes = Files.readAllBytes(graph);
+        bytes[100] ^= 0x10;
+        Files.write(graph, bytes);
+        assertOneLineError(run("predict", "--model", registry.toString(), "--input", input.toString()), "predict",
+                "graph.fb does not match its SHA-256");
     }
 
     @Test

@@ -89,6 +89,10 @@ public final class LanguageDetector {
         return new LanguageDetector(ModelArtefact.load(ModelRegistry.resolve(location, conf), conf), options);
     }
 
+    public ModelArtefact artefact() {
+        return artefact;
+    }
+
     public Manifest manifest() {
         return artefact.manifest();
     }
@@ -120,14 +124,32 @@ public final class LanguageDetector {
             plan.writeSymbols(symbols, offset, window);
             offset += plan.windows() * window;
         }
-        float[] logProbabilities = classify(symbols, total);                       // (N, C)
+        float[] probabilities = classify(symbols, total);                          // (N, C)
         List<Detection> detections = new ArrayList<>(texts.size());
         int row = 0;
         for (Plan plan : plans) {
-            detections.add(combine(logProbabilities, row, plan.windows()));
+            detections.add(combine(probabilities, row, plan.windows()));
             row += plan.windows();
         }
         return detections;
+    }
+
+    /**
+     * Probabilities of windows given as symbol indices, exactly as prepare cut them (no
+     * normalisation, no re-cutting): {@code symbols} holds rows × window indices (PAD allowed).
+     *
+     * @return (rows, C) row-major, in the order of {@link #languages()}
+     */
+    public float[] windowProbabilities(byte[] symbols) {
+        if (symbols.length % window != 0) {
+            throw new IllegalArgumentException(symbols.length + " symbols are not whole windows of " + window);
+        }
+        int rows = symbols.length / window;
+        int[] indices = new int[symbols.length];
+        for (int i = 0; i < symbols.length; i++) {
+            indices[i] = symbols[i];
+        }
+        return classify(indices, rows);
     }
 
     /** Per-window detail of one text, for pictures: each window's characters, probabilities and attention weights. */
@@ -219,7 +241,7 @@ public final class LanguageDetector {
         return new Plan(normalised, starts);
     }
 
-    private Detection combine(float[] logProbabilities, int firstRow, int windows) {
+    private Detection combine(float[] probabilities, int firstRow, int windows) {
         int classes = languages.size();
         if (windows == 0) {
             return new Detection(UNDETERMINED, 0.0, Collections.emptyMap(), 0);
@@ -227,7 +249,7 @@ public final class LanguageDetector {
         double[] mean = new double[classes];
         for (int w = 0; w < windows; w++) {
             for (int c = 0; c < classes; c++) {
-                mean[c] += logProbabilities[(firstRow + w) * classes + c];
+                mean[c] += Math.log(Math.max(probabilities[(firstRow + w) * classes + c], 1e-30f));
             }
         }
         double max = Double.NEGATIVE_INFINITY;
@@ -240,18 +262,18 @@ public final class LanguageDetector {
             mean[c] = Math.exp(mean[c] - max);
             sum += mean[c];
         }
-        Map<String, Double> probabilities = new LinkedHashMap<>();
+        Map<String, Double> combined = new LinkedHashMap<>();
         int best = 0;
         for (int c = 0; c < classes; c++) {
-            probabilities.put(languages.get(c), mean[c] / sum);
+            combined.put(languages.get(c), mean[c] / sum);
             if (mean[c] > mean[best]) {
                 best = c;
             }
         }
-        return new Detection(languages.get(best), mean[best] / sum, probabilities, windows);
+        return new Detection(languages.get(best), mean[best] / sum, combined, windows);
     }
 
-    /** Log-probabilities of {@code n} windows, row-major (N, C). */
+    /** Probabilities of {@code n} windows, row-major (N, C). */
     private float[] classify(int[] symbols, int n) {
         int classes = languages.size();
         float[] out = new float[n * classes];
@@ -262,9 +284,7 @@ public final class LanguageDetector {
             System.arraycopy(symbols, from * window, slice, 0, slice.length);
             INDArray probabilities = run(slice, rows, List.of(LanguageIdGraph.PROBABILITIES)).get(LanguageIdGraph.PROBABILITIES); // (b, C)
             float[] values = probabilities.dup('c').data().asFloat();
-            for (int i = 0; i < values.length; i++) {
-                out[from * classes + i] = (float) Math.log(Math.max(values[i], 1e-30f));
-            }
+            System.arraycopy(values, 0, out, from * classes, values.length);
         }
         return out;
     }

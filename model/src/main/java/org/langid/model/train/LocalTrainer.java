@@ -28,6 +28,24 @@ public final class LocalTrainer {
         }
     }
 
+    /** Hears about progress: a report every train.log_every_seconds, and each finished epoch. */
+    public interface Listener {
+        /** @param report 0-based count of reports in this epoch; loss and samples/s since the epoch began */
+        void progress(int epoch, int report, long step, double loss, double samplesPerSecond);
+
+        void epoch(EpochResult epoch);
+    }
+
+    private static final Listener SILENT = new Listener() {
+        @Override
+        public void progress(int epoch, int report, long step, double loss, double samplesPerSecond) {
+        }
+
+        @Override
+        public void epoch(EpochResult epoch) {
+        }
+    };
+
     private final ModelConfig model;
     private final TrainConfig train;
 
@@ -44,6 +62,11 @@ public final class LocalTrainer {
 
     /** Continues from {@code state} (its epoch and step say where). */
     public Result fit(TrainingState state, LabelledWindows training, LabelledWindows validation) {
+        return fit(state, training, validation, SILENT);
+    }
+
+    /** As {@link #fit(TrainingState, LabelledWindows, LabelledWindows)}, reporting to {@code listener}. */
+    public Result fit(TrainingState state, LabelledWindows training, LabelledWindows validation, Listener listener) {
         checkLabels(training);
         checkLabels(validation);
         NativeThreads.limit(train.nativeThreads);
@@ -58,6 +81,7 @@ public final class LocalTrainer {
             double lossSum = 0;
             long batches = 0;
             long samples = 0;
+            int reports = 0;
             for (int from = 0; from < order.length && !(train.maxSteps > 0 && state.step >= train.maxSteps); from += train.batchSize) {
                 int to = Math.min(order.length, from + train.batchSize);
                 lossSum += steps.step(training, order, from, to);
@@ -68,6 +92,7 @@ public final class LocalTrainer {
                     double elapsed = (lastLog - started) / 1e9;
                     LOG.info(String.format("epoch %d step %d: %.0f%% of the epoch, loss %.4f, %.0f samples/s, lr %.2e",
                             state.epoch + 1, state.step, 100.0 * to / order.length, lossSum / batches, samples / elapsed, steps.learningRate()));
+                    listener.progress(state.epoch, reports++, state.step, lossSum / batches, samples / elapsed);
                 }
             }
             double seconds = (System.nanoTime() - started) / 1e9;
@@ -76,6 +101,7 @@ public final class LocalTrainer {
             EpochResult result = new EpochResult(state.epoch, state.step, batches == 0 ? Double.NaN : lossSum / batches,
                     evaluation, seconds, samples / seconds);
             history.add(result);
+            listener.epoch(result);
             LOG.info(String.format("epoch %d done: train loss %.4f, validation accuracy %.4f (loss %.4f) on %d windows, %.0f samples/s",
                     result.epoch(), result.trainLoss(), evaluation.accuracy(), evaluation.meanLoss(), evaluation.windows(), result.samplesPerSecond()));
         }

@@ -1,0 +1,42 @@
+package org.langid.jobs.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.langid.model.artefact.ModelArtefact;
+import org.langid.model.artefact.ModelRegistry;
+import org.langid.model.predict.LanguageDetector;
+import picocli.CommandLine.Option;
+
+/** The options every command that loads a model shares: where it is and how text is cut into windows. */
+public final class DetectorOptions {
+
+    @Option(names = {"-m", "--model"}, required = true, paramLabel = "DIR",
+            description = "A model artefact directory, or a registry (its current version is used). Local, hdfs:// or s3a://.")
+    String model;
+
+    @Option(names = "--stride", paramLabel = "N", defaultValue = "1",
+            description = "Characters between window starts (1: every window). Default: ${DEFAULT-VALUE}.")
+    int stride;
+
+    @Option(names = "--max-windows-per-text", paramLabel = "N", defaultValue = "256",
+            description = "Longer texts get this many windows spread evenly over them. Default: ${DEFAULT-VALUE}.")
+    int maxWindowsPerText;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "2048",
+            description = "Windows per model call. Default: ${DEFAULT-VALUE}.")
+    int batch;
+
+    LanguageDetector.Options options() {
+        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The artefact directory loaded (for a registry: its current version's), set by {@link #load}. */
+    String artefactLocation;
+
+    LanguageDetector load(Configuration conf) {
+        artefactLocation = ModelRegistry.resolve(model, conf);
+        LanguageDetector detector = new LanguageDetector(ModelArtefact.load(artefactLocation, conf), options());
+        System.err.println("model " + detector.manifest().modelVersion() + " (" + String.join(",", detector.languages()) + ") from "
+                + artefactLocation);
+        return detector;
+    }
+}

@@ -1,0 +1,101 @@
+package org.langid.jobs.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.langid.model.io.HadoopFiles;
+import org.langid.model.predict.Detection;
+import org.langid.model.predict.LanguageDetector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+@Command(name = "predict", mixinStandardHelpOptions = true,
+        description = "Detect the language of each UTF-8 line of stdin (or --input) and write one line per input line: "
+                + "<language>\\t<confidence>\\t<input> (tsv), or a JSON object with every language's probability (json). "
+                + "Lines with nothing to classify (empty, or no Latin letters, digits or punctuation) get 'und' with confidence 0.")
+public final class PredictCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int LINES_PER_BATCH = 512;
+
+    @Mixin
+    DetectorOptions detectorOptions;
+
+    @Option(names = {"-i", "--input"}, paramLabel = "FILE", description = "Read this file (local, hdfs://, s3a://; .gz decompressed) instead of stdin.")
+    String input;
+
+    @Option(names = "--format", defaultValue = "tsv", description = "tsv or json. Default: ${DEFAULT-VALUE}.")
+    String format;
+
+    @Override
+    public Integer call() throws IOException {
+        if (!"tsv".equals(format) && !"json".equals(format)) {
+            throw new IllegalArgumentException("--format " + format + " is not one of tsv, json");
+        }
+        Configuration conf = new Configuration();
+        LanguageDetector detector = detectorOptions.load(conf);
+        long lines = 0;
+        long undecodable = 0;
+        try (InputStream in = input == null ? System.in : HadoopFiles.open(input, conf);
+             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                     .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
+             Writer out = new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8))) {
+            List<String> batch = new ArrayList<>(LINES_PER_BATCH);
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                lines++;
+                if (line.indexOf('\uFFFD') >= 0) {
+                    undecodable++;
+                }
+                batch.add(line);
+                if (batch.size() == LINES_PER_BATCH) {
+                    write(batch, detector.detectAll(batch), out);
+                    batch.clear();
+                }
+            }
+            write(batch, detector.detectAll(batch), out);
+        }
+        if (undecodable > 0) {
+            System.err.printf("langid predict: %d of %d lines had bytes that are not UTF-8; they were read as U+FFFD, which "
+                    + "carries no language%n", undecodable, lines);
+        }
+        return 0;
+    }
+
+    private void write(List<String> lines, List<Detection> detections, Writer out) {
+        try {
+            for (int i = 0; i < lines.size(); i++) {
+                Detection detection = detections.get(i);
+                if ("json".equals(format)) {
+                    ObjectNode node = JSON.createObjectNode();
+                    node.put("language", detection.language());
+                    node.put("confidence", detection.confidence());
+                    ObjectNode probabilities = node.putObject("probabilities");
+                    detection.probabilities().forEach(probabilities::put);
+                    node.put("windows", detection.windows());
+                    node.put("text", lines.get(i));
+                    out.write(JSON.writeValueAsString(node));
+                } else {
+                    out.write(detection.language() + "\t" + String.format(Locale.ROOT, "%.4f", detection.confidence()) + "\t" + lines.get(i));
+                }
+                out.write('\n');
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the predictions: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package org.langid.jobs.evaluate;
+
+import java.util.List;
+
+/**
+ * A language detector under evaluation. Predictions are indices into the model's languages;
+ * the index {@code languages.size()} means the detector declined ({@value ConfusionScores#DECLINED}).
+ */
+public interface Candidate {
+
+    String name();
+
+    String description();
+
+    /** Whether the detector can decline to answer (adds an "und" column to its confusion matrices). */
+    boolean mayDecline();
+
+    /** @param symbols windows as prepare cut them: rows × window symbol indices */
+    int[] predictWindows(byte[] symbols, int window);
+
+    /** @param sentences normalised sentences */
+    int[] predictSentences(List<String> sentences);
+}

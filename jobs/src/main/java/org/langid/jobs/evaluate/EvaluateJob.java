@@ -1,0 +1,226 @@
+package org.langid.jobs.evaluate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.report.EvaluationHtml;
+import org.langid.jobs.train.WindowsReader;
+import org.langid.model.io.HadoopFiles;
+import org.langid.model.predict.LanguageDetector;
+import org.langid.model.schema.JsonSchemas;
+import org.langid.model.text.TextNormalizer;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.Shuffle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code langid evaluate}: scores a model (and optionally Lingua, side by side) on held-out
+ * windows, exactly as prepare cut them, and on whole sentences; writes {@code report.json}
+ * (data-schemas/evaluation-report.schema.json) and {@code report.html}.
+ */
+public final class EvaluateJob {
+
+    public static final String SCHEMA_FILE = "evaluation-report.schema.json";
+    private static final Logger LOG = LoggerFactory.getLogger(EvaluateJob.class);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final long SAMPLE_SEED = 20261121L;
+
+    /**
+     * What to evaluate on: Parquet windows and sentences (either may be null), each capped to a
+     * seeded random sample of at most max* rows (0: all), and how to name them in the report.
+     */
+    public record Data(String windowsPath, String sentencesPath, String input, String split, int maxWindows, int maxSentences) {
+
+        /** The {@code split} of a prepare output directory. */
+        public static Data ofPrepared(String prepared, String split, int maxWindows, int maxSentences) {
+            return new Data(prepared + "/windows/split=" + split, prepared + "/sentences/split=" + split,
+                    prepared, split, maxWindows, maxSentences);
+        }
+    }
+
+    private EvaluateJob() {
+    }
+
+    /** Runs the evaluation and returns the report (validated). */
+    public static ObjectNode run(SparkSession spark, LanguageDetector detector, String modelLocation, Data data,
+                                 List<Candidate> candidates) {
+        List<String> languages = detector.languages();
+        int window = detector.manifest().window();
+        LabelledWindows windows = data.windowsPath() == null ? null
+                : sample(WindowsReader.readPath(spark, data.windowsPath(), languages, window), data.maxWindows());
+        LabelledSentences sentences = data.sentencesPath() == null ? null
+                : readSentences(spark, data.sentencesPath(), languages, data.maxSentences());
+
+        ObjectNode report = JSON.createObjectNode();
+        report.put("format_version", 1);
+        report.put("created", Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        ObjectNode model = report.putObject("model");
+        model.put("version", detector.manifest().modelVersion());
+        model.put("path", modelLocation);
+        ObjectNode dataNode = report.putObject("data");
+        dataNode.put("input", data.input());
+        if (data.split() != null) {
+            dataNode.put("split", data.split());
+        }
+        if (windows != null) {
+            dataNode.put("windows", data.windowsPath());
+        }
+        if (sentences != null) {
+            dataNode.put("sentences", data.sentencesPath());
+            dataNode.put("sentences_without_text", sentences.empty());
+        }
+        languages.forEach(report.putArray("languages")::add);
+        ArrayNode detectors = report.putArray("detectors");
+        for (Candidate candidate : candidates) {
+            ObjectNode entry = detectors.addObject();
+            entry.put("name", candidate.name());
+            entry.put("description", candidate.description());
+            if (windows != null) {
+                LOG.info("{}: {} windows", candidate.name(), windows.size());
+                ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
+                long started = System.nanoTime();
+                int[] predicted = candidate.predictWindows(windows.symbols(), window);
+                double seconds = (System.nanoTime() - started) / 1e9;
+                scores.add(windows.labels(), predicted);
+                entry.set("windows", scores.toJson(seconds));
+            }
+            if (sentences != null) {
+                LOG.info("{}: {} sentences", candidate.name(), sentences.texts().size());
+                ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
+                long started = System.nanoTime();
+                int[] predicted = candidate.predictSentences(sentences.texts());
+                double seconds = (System.nanoTime() - started) / 1e9;
+                scores.add(sentences.labels(), predicted);
+                entry.set("sentences", scores.toJson(seconds));
+            }
+        }
+        detector.artefact().metricsLog().ifPresent(log -> {
+            ObjectNode training = report.putObject("training");
+            training.put("source", modelLocation + "/metrics.jsonl");
+            ArrayNode records = training.putArray("records");
+            log.lines().filter(l -> !l.isBlank()).forEach(l -> {
+                try {
+                    records.add(JSON.readTree(l));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new IllegalStateException("the model's metrics.jsonl has a line that is not JSON: " + e.getOriginalMessage());
+                }
+            });
+        });
+        JsonSchemas.requireValid(SCHEMA_FILE, report, "the evaluation report");
+        return report;
+    }
+
+    /** Writes report.json and report.html into {@code output}. */
+    public static void write(ObjectNode report, String output, Configuration conf) {
+        try {
+            HadoopFiles.writeStringAtomically(output + "/report.json", JSON.writeValueAsString(report) + "\n", conf);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        HadoopFiles.writeStringAtomically(output + "/report.html", EvaluationHtml.render(report), conf);
+    }
+
+    /** A table a person reads in a terminal: accuracy per language, for each detector, windows and sentences. */
+    public static void printSummary(JsonNode report, PrintStream out) {
+        List<String> languages = new ArrayList<>();
+        report.get("languages").forEach(l -> languages.add(l.asText()));
+        for (String level : List.of("windows", "sentences")) {
+            List<JsonNode> scored = new ArrayList<>();
+            report.get("detectors").forEach(d -> {
+                if (d.has(level)) {
+                    scored.add(d);
+                }
+            });
+            if (scored.isEmpty()) {
+                continue;
+            }
+            out.printf(Locale.ROOT, "%-10s", level);
+            scored.forEach(d -> out.printf(Locale.ROOT, " %14s", d.get("name").asText()));
+            out.println();
+            for (int i = 0; i < languages.size(); i++) {
+                out.printf(Locale.ROOT, "  %-8s", languages.get(i));
+                for (JsonNode d : scored) {
+                    JsonNode entry = d.get(level).get("per_language").get(i);
+                    out.printf(Locale.ROOT, " %13.1f%%", 100 * entry.get("recall").asDouble());
+                }
+                out.println();
+            }
+            out.printf(Locale.ROOT, "  %-8s", "all");
+            scored.forEach(d -> out.printf(Locale.ROOT, " %13.1f%%", 100 * d.get(level).get("accuracy").asDouble()));
+            out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+        }
+    }
+
+    private static LabelledWindows sample(LabelledWindows windows, int max) {
+        if (max <= 0 || windows.size() <= max) {
+            return windows;
+        }
+        int[] order = Shuffle.permutation(windows.size(), SAMPLE_SEED, 0);
+        int[] chosen = Arrays.copyOf(order, max);
+        Arrays.sort(chosen);   // keep prepare's order among the chosen
+        int t = windows.windowLength();
+        byte[] symbols = new byte[max * t];
+        int[] labels = new int[max];
+        for (int i = 0; i < max; i++) {
+            System.arraycopy(windows.symbols(), chosen[i] * t, symbols, i * t, t);
+            labels[i] = windows.labels()[chosen[i]];
+        }
+        return new LabelledWindows(symbols, labels, t, windows.languages());
+    }
+
+    /** Sentences with labels; {@code empty} counts those that normalise to nothing (left out, reported). */
+    record LabelledSentences(List<String> texts, int[] labels, long empty) {
+    }
+
+    static LabelledSentences readSentences(SparkSession spark, String path, List<String> languages, int max) {
+        List<Row> rows = spark.read().parquet(path).select("language", "sentence").collectAsList();
+        List<String> texts = new ArrayList<>();
+        List<Integer> labels = new ArrayList<>();
+        Map<String, Long> otherLanguages = new TreeMap<>();
+        long empty = 0;
+        for (Row row : rows) {
+            int label = languages.indexOf(row.getString(0));
+            if (label < 0) {
+                otherLanguages.merge(row.getString(0), 1L, Long::sum);
+            } else if (TextNormalizer.normalize(row.getString(1)).isEmpty()) {
+                empty++;
+            } else {
+                texts.add(row.getString(1));
+                labels.add(label);
+            }
+        }
+        if (!otherLanguages.isEmpty()) {
+            LOG.warn("{}: skipped sentences of languages the model does not predict: {}", path, otherLanguages);
+        }
+        if (empty > 0) {
+            LOG.warn("{}: {} sentences have nothing to classify after normalisation; left out", path, empty);
+        }
+        int n = texts.size();
+        if (max > 0 && n > max) {
+            int[] chosen = Arrays.copyOf(Shuffle.permutation(n, SAMPLE_SEED, 1), max);
+            Arrays.sort(chosen);
+            List<String> sampledTexts = new ArrayList<>(max);
+            int[] sampledLabels = new int[max];
+            for (int i = 0; i < max; i++) {
+                sampledTexts.add(texts.get(chosen[i]));
+                sampledLabels[i] = labels.get(chosen[i]);
+            }
+            return new LabelledSentences(sampledTexts, sampledLabels, empty);
+        }
+        return new LabelledSentences(texts, labels.stream().mapToInt(Integer::intValue).toArray(), empty);
+    }
+}

@@ -1,0 +1,93 @@
+package org.langid.jobs.evaluate;
+
+import com.github.pemistahl.lingua.api.IsoCode639_1;
+import com.github.pemistahl.lingua.api.Language;
+import com.github.pemistahl.lingua.api.LanguageDetector;
+import com.github.pemistahl.lingua.api.LanguageDetectorBuilder;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
+import org.langid.model.text.Vocabulary;
+
+/**
+ * Lingua 1.2.2, the detector people would otherwise pick on the JVM: restricted to the model's
+ * languages, high-accuracy mode (Lingua's default), language models preloaded so loading is not
+ * timed as detection. It sees the same normalised (accent-stripped) text as our model, and may
+ * decline (Language.UNKNOWN). Lingua's detector is thread-safe; texts are spread over
+ * {@code threads} threads.
+ */
+public final class LinguaCandidate implements Candidate {
+
+    public static final String NAME = "lingua-1.2.2";
+
+    private final LanguageDetector lingua;
+    private final Map<Language, Integer> indexOf = new HashMap<>();
+    private final int declined;
+    private final int threads;
+
+    public LinguaCandidate(List<String> languages, int threads) {
+        IsoCode639_1[] codes = new IsoCode639_1[languages.size()];
+        for (int i = 0; i < codes.length; i++) {
+            try {
+                codes[i] = IsoCode639_1.valueOf(languages.get(i).toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("Lingua has no language with ISO 639-1 code " + languages.get(i));
+            }
+            indexOf.put(Language.getByIsoCode639_1(codes[i]), i);
+        }
+        this.lingua = LanguageDetectorBuilder.fromIsoCodes639_1(codes).withPreloadedLanguageModels().build();
+        this.declined = languages.size();
+        this.threads = threads;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String description() {
+        return "Lingua 1.2.2, high-accuracy mode, restricted to the model's languages, on the same normalised text";
+    }
+
+    @Override
+    public boolean mayDecline() {
+        return true;
+    }
+
+    @Override
+    public int[] predictWindows(byte[] symbols, int window) {
+        int rows = symbols.length / window;
+        return predict(rows, row -> Vocabulary.decode(java.util.Arrays.copyOfRange(symbols, row * window, (row + 1) * window)));
+    }
+
+    @Override
+    public int[] predictSentences(List<String> sentences) {
+        return predict(sentences.size(), sentences::get);
+    }
+
+    /** Detects one text; the index of its language, or the declined index. */
+    public int predict(String text) {
+        return indexOf.getOrDefault(lingua.detectLanguageOf(text), declined);
+    }
+
+    private int[] predict(int count, java.util.function.IntFunction<String> text) {
+        int[] predicted = new int[count];
+        ForkJoinPool pool = new ForkJoinPool(threads);
+        try {
+            pool.submit(() -> IntStream.range(0, count).parallel().forEach(i -> predicted[i] = predict(text.apply(i)))).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while Lingua was detecting", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Lingua failed: " + e.getCause().getMessage(), e.getCause());
+        } finally {
+            pool.shutdown();
+        }
+        return predicted;
+    }
+}
