@@ -1,0 +1,63 @@
+package org.langid.jobs.cli;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.hadoop.conf.Configuration;
+import org.langid.jobs.serve.DetectionServer;
+import org.langid.model.predict.LanguageDetector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Serve language detection over HTTP: POST /v1/detect with {\"text\": \"...\"} or {\"texts\": [...]}, "
+                + "GET /healthz, GET /v1/model. Given a model registry, a newly published version is picked up without "
+                + "a restart. Runs until interrupted (Ctrl-C).")
+public final class ServeCommand implements Callable<Integer> {
+
+    @Option(names = "--model", required = true, paramLabel = "DIR",
+            description = "A model artefact directory, or a model registry (its current version is served and followed).")
+    String model;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1",
+            description = "Address to listen on (0.0.0.0 for every interface). Default: ${DEFAULT-VALUE}, this machine only.")
+    String host;
+
+    @Option(names = "--port", defaultValue = "8080", description = "Port to listen on (0: any free port). Default: ${DEFAULT-VALUE}.")
+    int port;
+
+    @Option(names = "--max-request-bytes", paramLabel = "N", defaultValue = "" + DetectionServer.Limits.DEFAULT_MAX_REQUEST_BYTES,
+            description = "Larger request bodies get 413. Default: ${DEFAULT-VALUE}.")
+    long maxRequestBytes;
+
+    @Option(names = "--max-texts", paramLabel = "N", defaultValue = "" + DetectionServer.Limits.DEFAULT_MAX_TEXTS,
+            description = "Requests with more texts get 413. Default: ${DEFAULT-VALUE}.")
+    int maxTexts;
+
+    @Option(names = "--reload-seconds", paramLabel = "S", defaultValue = "" + DetectionServer.Limits.DEFAULT_RELOAD_SECONDS,
+            description = "How often a registry is checked for a newly published version. Default: ${DEFAULT-VALUE}.")
+    int reloadSeconds;
+
+    @Option(names = "--stride", paramLabel = "N", defaultValue = "1",
+            description = "Characters between the starts of a text's windows (1: every window, as in training). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int stride;
+
+    public ServeCommand() {
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        DetectionServer server = DetectionServer.start(model, new Configuration(), LanguageDetector.Options.defaults().withStride(stride),
+                host, port, new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "langid-serve-shutdown"));
+        String address = host.contains(":") ? "[" + host + "]" : host;   // an IPv6 literal needs brackets in a URL
+        System.out.println("serving model " + server.modelVersion() + " on http://" + address + ":" + server.port()
+                + " (POST /v1/detect, GET /healthz, GET /v1/model)");
+        stopped.await();
+        return 0;
+    }
+}
