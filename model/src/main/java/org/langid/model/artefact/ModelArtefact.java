@@ -191,14 +191,8 @@ public final class ModelArtefact {
         return bytes == null ? java.util.Optional.empty() : java.util.Optional.of(new String(bytes, StandardCharsets.UTF_8));
     }
 
-    /**
-     * The file system of {@code path}; for the local one, without Hadoop's .crc side files: the
-     * manifest's SHA-256 already guards every file, and a flipped byte should be reported as
-     * such rather than as a Hadoop ChecksumException.
-     */
     static FileSystem fileSystem(Path path, Configuration conf) throws IOException {
-        FileSystem fs = path.getFileSystem(conf);
-        return fs instanceof org.apache.hadoop.fs.LocalFileSystem local ? local.getRawFileSystem() : fs;
+        return org.langid.model.io.HadoopFiles.fileSystem(path, conf);
     }
 
     static String sha256(byte[] bytes) {

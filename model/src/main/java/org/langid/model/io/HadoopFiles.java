@@ -44,16 +44,31 @@ public final class HadoopFiles {
     }
 
     /**
+     * The file system of {@code path}; for the local one without Hadoop's .crc side files: the
+     * small files written here (summaries, reports, artefacts) carry no need for them, and for
+     * artefacts a flipped byte should be reported by the manifest's SHA-256, not as a Hadoop
+     * ChecksumException.
+     */
+    public static FileSystem fileSystem(Path path, Configuration conf) throws IOException {
+        FileSystem fs = path.getFileSystem(conf);
+        return fs instanceof org.apache.hadoop.fs.LocalFileSystem local ? local.getRawFileSystem() : fs;
+    }
+
+    /**
      * Writes a small file so that readers see the old content or the new, never a part: written
-     * beside the target under a temporary name, then renamed over it.
+     * beside the target under a temporary name, then renamed over it (atomically on a local
+     * disk; on HDFS, which will not rename onto an existing file, the old one is deleted first).
      */
     public static void writeStringAtomically(String file, String content, Configuration conf) {
         Path target = new Path(file);
         Path temporary = new Path(target.getParent(), "._tmp." + target.getName() + "." + System.nanoTime());
         try {
-            FileSystem fs = target.getFileSystem(conf);
+            FileSystem fs = fileSystem(target, conf);
             try (OutputStream out = fs.create(temporary, true)) {
                 out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+            if (fs.rename(temporary, target)) {
+                return;
             }
             if (fs.exists(target) && !fs.delete(target, false)) {
                 throw new IOException("cannot replace " + target);

@@ -18,6 +18,7 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.text.TextNormalizer;
 import org.langid.model.text.Vocabulary;
+import org.langid.model.train.StepArena;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -69,7 +70,7 @@ public final class LanguageDetector {
     private final List<String> languages;
     private final int window;
     private final List<String> attentionOutputs;
-    private final BlockingQueue<SameDiff> idleGraphs;
+    private final BlockingQueue<PooledGraph> idleGraphs;
     private final AtomicInteger graphsCreated = new AtomicInteger();
 
     public LanguageDetector(ModelArtefact artefact, Options options) {
@@ -80,7 +81,7 @@ public final class LanguageDetector {
         ModelConfig config = artefact.manifest().modelConfig();
         this.attentionOutputs = LanguageIdGraph.attentionOutputs(config);
         this.idleGraphs = new ArrayBlockingQueue<>(options.concurrency());
-        idleGraphs.add(artefact.newGraph());   // fails here, at load, if the graph cannot be built
+        idleGraphs.add(new PooledGraph(artefact.newGraph(), new StepArena()));   // fails here, at load, if the graph cannot be built
         graphsCreated.set(1);
     }
 
@@ -289,27 +290,36 @@ public final class LanguageDetector {
         return out;
     }
 
+    /**
+     * A graph copy and the arena its sessions allocate from: batches of one shape then reuse
+     * the previous batch's arrays instead of fresh native memory (see {@link StepArena}).
+     */
+    private record PooledGraph(SameDiff sd, StepArena arena) {
+    }
+
     private Map<String, INDArray> run(int[] symbols, int rows, List<String> outputs) {
-        SameDiff graph = borrow();
+        PooledGraph graph = borrow();
         try {
             Map<String, INDArray> feed = new HashMap<>();
             feed.put(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(symbols).reshape(rows, window));   // (B, T) INT32
-            Map<String, INDArray> results = graph.output(feed, outputs.toArray(String[]::new));
+            Map<String, INDArray> results = graph.sd().output(feed, outputs.toArray(String[]::new));
             Map<String, INDArray> copies = new HashMap<>();
-            results.forEach((name, array) -> copies.put(name, array.dup()));   // the session may reuse its arrays
+            results.forEach((name, array) -> copies.put(name, array.dup()));   // copied out before the arena recycles them
+            graph.arena().recycle();
+            graph.arena().install(graph.sd());   // the session exists after the first call on this thread
             return copies;
         } finally {
             idleGraphs.add(graph);
         }
     }
 
-    private SameDiff borrow() {
-        SameDiff graph = idleGraphs.poll();
+    private PooledGraph borrow() {
+        PooledGraph graph = idleGraphs.poll();
         if (graph != null) {
             return graph;
         }
         if (graphsCreated.incrementAndGet() <= options.concurrency()) {
-            return artefact.newGraph();
+            return new PooledGraph(artefact.newGraph(), new StepArena());
         }
         graphsCreated.decrementAndGet();
         try {

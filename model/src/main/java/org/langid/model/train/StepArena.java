@@ -26,9 +26,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * allocated hundreds of megabytes of fresh native memory, freed only when the Java GC happened
  * to collect the arrays. Fresh pages cost a page fault each, and on the 2-core machine this was
  * measured on that was most of a step (350 samples/s; see the README's speed section).
- * Not thread-safe: one arena per thread, like the {@link LocalSteps} that owns it.
+ * Not thread-safe: one arena per thread, like the {@link LocalSteps} that owns it; the
+ * predictor gives one to each graph copy, which one caller at a time uses.
  */
-final class StepArena extends AbstractMemoryMgr {
+public final class StepArena extends AbstractMemoryMgr {
 
     private final Map<String, Deque<INDArray>> free = new HashMap<>();
     private final Set<INDArray> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -65,7 +66,7 @@ final class StepArena extends AbstractMemoryMgr {
     }
 
     /** End of a step: every array handed out is free again. Results must have been copied out. */
-    void recycle() {
+    public void recycle() {
         inUse.forEach(this::giveBack);
         inUse.clear();
     }
@@ -86,7 +87,7 @@ final class StepArena extends AbstractMemoryMgr {
     }
 
     /** Puts this arena under every session of {@code sd} and its gradient function that the current thread uses. */
-    void install(SameDiff sd) {
+    public void install(SameDiff sd) {
         installOn(sd);
         SameDiff gradient = sd.getFunction("grad");
         if (gradient != null) {

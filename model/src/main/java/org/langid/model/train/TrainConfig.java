@@ -10,7 +10,7 @@ public class TrainConfig implements ValidatedConfig {
     /** Windows per minibatch (per worker, for the Spark trainer). */
     public int batchSize = 256;
     /** Spark trainer: minibatches each worker takes between two averagings. */
-    public int averagingFrequency = 20;
+    public int averagingFrequency = 5;
     /** Stop after this many epochs without a better validation accuracy (0: never stop early). */
     public int earlyStoppingPatience = 0;
     /** An epoch counts as better only if validation accuracy rises by more than this. */
