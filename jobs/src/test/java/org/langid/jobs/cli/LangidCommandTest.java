@@ -178,6 +178,15 @@ class LangidCommandTest {
             assertEquals(detection.path("windows").asInt() == 0 ? 0.0 : 1.0, sum, 1e-6, line);
         }
 
+        Path page = temp.resolve("attention.html");
+        String visualized = runForOutput("visualize", "--model", registry.toString(), "--text", "Det här är svensk mening nummer 7.",
+                "-o", page.toString());
+        assertTrue(visualized.contains(page.toString()), visualized);
+        String html = Files.readString(page);
+        assertTrue(html.startsWith("<!DOCTYPE html>") && html.contains("attention-data"), "a page with the attention weights");
+        assertOneLineError(run("visualize", "--model", registry.toString(), "--text", "日本語", "-o", page.toString()), "visualize",
+                "nothing to classify");
+
         Path graph = Path.of(org.langid.model.artefact.ModelRegistry.resolve(registry.toString(), conf), "graph.fb");
         byte[] bytes = Files.readAllBytes(graph);
         bytes[100] ^= 0x10;

@@ -25,8 +25,8 @@ class ReleasedModelTest {
 
     private static final Path RELEASE = Path.of("..", "models");
     private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final double WINDOWS_THRESHOLD = 0.90;
-    private static final double SENTENCES_THRESHOLD = 0.99;
+    private static final double WINDOWS_THRESHOLD = 0.930;
+    private static final double SENTENCES_THRESHOLD = 0.995;
 
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSampleTestSplit(@TempDir Path temp) {
@@ -41,7 +41,7 @@ class ReleasedModelTest {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
-        // Measured: windows WINDOWS_MEASURED, sentences SENTENCES_MEASURED (deterministic for a given BLAS).
+        // Measured (release 20261121T102347Z-192f2205): windows 0.9345, sentences 0.9974 (deterministic for a given BLAS).
         assertTrue(windows >= WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
     }
