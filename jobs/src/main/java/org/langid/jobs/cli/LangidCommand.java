@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = LangidCommand.Version.class,
         description = "Attention-based language identification, trained on Apache Spark.",
         subcommands = {PipelineCommand.class, PrepareCommand.class, TrainCommand.class, ExportCommand.class, EvaluateCommand.class, PredictCommand.class,
-                ServeCommand.class,
+                ServeCommand.class, RetrainCommand.class,
                 VisualizeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class LangidCommand implements Runnable {
 
@@ -50,7 +50,7 @@ public final class LangidCommand implements Runnable {
     /** One line a user can act on; the stack trace only with -Dlangid.debug=true. */
     static String userMessage(Throwable e) {
         if (e instanceof PrepareException || e instanceof ConfigException || e instanceof UncheckedIOException
-                || e instanceof ArtefactException || e instanceof IllegalArgumentException) {
+                || e instanceof ArtefactException || e instanceof IllegalArgumentException || e instanceof org.langid.jobs.retrain.RetrainLockedException) {
             return e.getMessage();
         }
         Throwable root = e;

@@ -31,6 +31,11 @@ public final class ArtefactExport {
     }
 
     public static ModelArtefact fromTrainingOutput(String trained, Configuration conf, Instant created) {
+        return fromTrainingOutput(trained, conf, created, JSON.createObjectNode());
+    }
+
+    /** As {@link #fromTrainingOutput(String, Configuration, Instant)}, adding {@code provenance}'s fields to the manifest's training section. */
+    public static ModelArtefact fromTrainingOutput(String trained, Configuration conf, Instant created, ObjectNode provenance) {
         String summaryFile = trained + "/" + TrainJob.SUMMARY_FILE;
         String stateFile = trained + "/" + TrainJob.STATE_FILE;
         if (!HadoopFiles.exists(summaryFile, conf) || !HadoopFiles.exists(stateFile, conf)) {
@@ -63,6 +68,7 @@ public final class ArtefactExport {
         training.put("epochs", state.epoch);
         training.put("training_windows", summary.path("training_windows").asLong());
         training.set("train", summary.path("train"));
+        training.setAll(provenance);
 
         Map<String, Double> metrics = new LinkedHashMap<>();
         JsonNode epochs = summary.path("epochs");

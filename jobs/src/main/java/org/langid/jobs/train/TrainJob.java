@@ -38,13 +38,18 @@ public final class TrainJob {
     private TrainJob() {
     }
 
-    /** Trains with the local trainer. */
+    /** Trains with the local trainer from the config's seeded initialisation. */
     public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
+        return runLocal(spark, prepared, output, model, train, initialState(model));
+    }
+
+    /** Trains with the local trainer from {@code start} (e.g. a warm start from a published model). */
+    public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
+                                               TrainingState start) {
         LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
         LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, false);
-        TrainingState start = TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
         LocalTrainer.Result result = new LocalTrainer(model, train).fit(start, training, validation, new LocalTrainer.Listener() {
             @Override
             public void progress(int epoch, int report, long step, double loss, double samplesPerSecond) {
@@ -67,20 +72,30 @@ public final class TrainJob {
      */
     public static LocalTrainer.Result runSpark(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
                                                int workers, boolean resume) {
+        TrainingState start = null;
+        if (resume) {
+            Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+            start = new Checkpoints(output + "/checkpoints", hadoop).latest(identity(prepared, model, train, hadoop))
+                    .orElseThrow(() -> new IllegalArgumentException("--resume: no checkpoint under " + output + "/checkpoints"));
+        }
+        return runSpark(spark, prepared, output, model, train, workers, start, resume);
+    }
+
+    /** As {@link #runSpark(SparkSession, String, String, ModelConfig, TrainConfig, int, boolean)}, from {@code start} (null: the seeded initialisation). */
+    public static LocalTrainer.Result runSpark(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
+                                               int workers, TrainingState start, boolean keepMetrics) {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         Checkpoints checkpoints = new Checkpoints(output + "/checkpoints", hadoop);
-        Checkpoints.Identity identity = new Checkpoints.Identity(ConfigTree.toJson(model), ConfigTree.toJson(train),
-                dataFingerprint(prepared, hadoop));
-        TrainingState start = resume
-                ? checkpoints.latest(identity).orElseThrow(() -> new IllegalArgumentException(
-                        "--resume: no checkpoint under " + output + "/checkpoints"))
-                : TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+        Checkpoints.Identity identity = identity(prepared, model, train, hadoop);
+        if (start == null) {
+            start = initialState(model);
+        }
         JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window);
         JavaRDD<WorkerShard> validationShards = Shards.of(spark, prepared, "validation", workers, model.languages, model.window);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         AveragingTrainer.Validator validation = AveragingTrainer.distributed(jsc, validationShards, model, train.evaluationBatchSize);
         try {
-            MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, resume);
+            MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, keepMetrics);
             LocalTrainer.Result result = new AveragingTrainer(model, train)
                     .fit(jsc, shards, start, validation, new AveragingTrainer.Listener() {
                         @Override
@@ -103,6 +118,14 @@ public final class TrainJob {
             shards.unpersist();
             validationShards.unpersist();
         }
+    }
+
+    private static Checkpoints.Identity identity(String prepared, ModelConfig model, TrainConfig train, Configuration hadoop) {
+        return new Checkpoints.Identity(ConfigTree.toJson(model), ConfigTree.toJson(train), dataFingerprint(prepared, hadoop));
+    }
+
+    private static TrainingState initialState(ModelConfig model) {
+        return TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
     }
 
     /** The fingerprint prepare recorded for its output, so a checkpoint knows what data it was trained on. */

@@ -185,6 +185,22 @@ public final class ModelArtefact {
         }
     }
 
+    /** The trained parameters as one flat vector laid out by {@link ParameterLayout} (to warm-start training from). */
+    public INDArray parameters() {
+        ModelConfig config = manifest.modelConfig();
+        SameDiff graph = newGraph();
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray flat = org.nd4j.linalg.factory.Nd4j.zeros(org.nd4j.linalg.api.buffer.DataType.FLOAT, layout.size());
+        layout.views(flat).forEach((name, view) -> {
+            INDArray value = graph.getArrForVarName(name);
+            if (value == null) {
+                throw new ArtefactException("the graph of model " + manifest.modelVersion() + " has no parameter " + name);
+            }
+            view.assign(value);
+        });
+        return flat;
+    }
+
     /** The training metrics log stored with the artefact, if any. */
     public java.util.Optional<String> metricsLog() {
         byte[] bytes = files.get(METRICS);

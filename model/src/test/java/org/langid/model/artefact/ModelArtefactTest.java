@@ -55,6 +55,7 @@ class ModelArtefactTest {
         assertEquals(0.5, manifest.metrics().get("validation_accuracy"));
         assertEquals("{}\n", loaded.metricsLog().orElseThrow());
         assertFalse(Files.exists(dir.resolve("." + ModelArtefact.GRAPH + ".crc")), "no Hadoop .crc side files in an artefact");
+        assertArrayEquals(parameters.toFloatVector(), loaded.parameters().toFloatVector(), 0f, "parameters come back for a warm start");
     }
 
     @Test
