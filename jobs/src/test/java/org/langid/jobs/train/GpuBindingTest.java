@@ -76,10 +76,13 @@ class GpuBindingTest {
         assertEquals(ConfigTree.toJson(ConfigTree.parse(Files.readString(Path.of("..", "conf", "local.yaml")), "local")
                 .section("model", ModelConfig.class)), ConfigTree.toJson(model), "the GPU profile trains the same model");
         assertTrue(train.batchSize >= 1024);
-        String script = Files.readString(Path.of("..", "deploy", "spark-submit", "train-gpu.sh"));
+        // train-gpu.sh is submit.sh --gpu, which holds the settings (DeployFilesTest runs both).
+        String trainGpu = Files.readString(Path.of("..", "deploy", "spark-submit", "train-gpu.sh"));
+        assertTrue(trainGpu.contains("--gpu") && trainGpu.contains("--trainer spark"), "train-gpu.sh trains with submit.sh --gpu");
+        String submit = Files.readString(Path.of("..", "deploy", "spark-submit", "submit.sh"));
         for (String setting : new String[] {"spark.executor.resource.gpu.amount=1", "spark.task.resource.gpu.amount=1",
-                "spark.executor.resource.gpu.discoveryScript", "--trainer spark", "org.langid.jobs.cli.LangidCommand"}) {
-            assertTrue(script.contains(setting), "train-gpu.sh sets " + setting);
+                "spark.executor.resource.gpu.discoveryScript", "org.langid.jobs.cli.LangidCommand"}) {
+            assertTrue(submit.contains(setting), "submit.sh sets " + setting);
         }
         assertTrue(Files.isExecutable(Path.of("..", "deploy", "gpu", "discover-gpus.sh")));
     }
