@@ -56,8 +56,6 @@ class DeployFilesTest {
     /** Where the crontab and the systemd unit expect a checkout of this repository. */
     private static final String HOST_CHECKOUT = "/opt/langid-spark/";
     private static final String MAIN_CLASS = LangidCommand.class.getName();
-    // until RetrainCommand lands (issue 6)
-    private static final Set<String> SUBCOMMANDS_NOT_YET_IN_LANGID_COMMAND = Set.of("retrain");
     /** Profile sections and their classes, bound as PrepareCommand and TrainCommand bind them. */
     private static final Map<String, Class<? extends ValidatedConfig>> PROFILE_SECTIONS =
             Map.of("prepare", PrepareConfig.class, "model", ModelConfig.class, "train", TrainConfig.class);
@@ -561,9 +559,7 @@ class DeployFilesTest {
     }
 
     private static Set<String> subcommands() {
-        Set<String> names = new TreeSet<>(new CommandLine(new LangidCommand()).getSubcommands().keySet());
-        names.addAll(SUBCOMMANDS_NOT_YET_IN_LANGID_COMMAND);
-        return names;
+        return new TreeSet<>(new CommandLine(new LangidCommand()).getSubcommands().keySet());
     }
 
     /** What is wrong with a 5-field cron schedule (minute hour day-of-month month day-of-week), if anything. */
