@@ -17,10 +17,14 @@ public final class HadoopFiles {
     private HadoopFiles() {
     }
 
-    /** Opens a file, decompressing by extension (.gz, .bz2, ...). */
+    /**
+     * Opens a file, decompressing by extension (.gz, .bz2, ...). Local files are read without
+     * Hadoop's .crc verification, like {@link #fileSystem} writes them: a .crc left by an older
+     * writer must not make a newer file unreadable.
+     */
     public static InputStream open(String file, Configuration conf) throws IOException {
         Path path = new Path(file);
-        InputStream raw = path.getFileSystem(conf).open(path);
+        InputStream raw = fileSystem(path, conf).open(path);
         CompressionCodec codec = new CompressionCodecFactory(conf).getCodec(path);
         return codec == null ? raw : codec.createInputStream(raw);
     }
@@ -66,6 +70,11 @@ public final class HadoopFiles {
             FileSystem fs = fileSystem(target, conf);
             try (OutputStream out = fs.create(temporary, true)) {
                 out.write(content.getBytes(StandardCharsets.UTF_8));
+            }
+            // A .crc beside the target from an older, checksumming writer would no longer match.
+            Path staleChecksum = new Path(target.getParent(), "." + target.getName() + ".crc");
+            if (fs instanceof org.apache.hadoop.fs.RawLocalFileSystem && fs.exists(staleChecksum)) {
+                fs.delete(staleChecksum, false);
             }
             if (fs.rename(temporary, target)) {
                 return;
