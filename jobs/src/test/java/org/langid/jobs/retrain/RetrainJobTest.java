@@ -116,7 +116,7 @@ class RetrainJobTest {
         TrainConfig train = new TrainConfig();
         train.batchSize = 32;
         train.epochs = 1;
-        train.maxSteps = 80;
+        train.maxSteps = 300;
         return new RetrainJob.Settings(corpus.toString(), registry, temp.resolve("work").toString(), new PrepareConfig(), model, train,
                 "local", 1, 0.02, evaluation, 0);
     }
@@ -151,7 +151,7 @@ class RetrainJobTest {
             for (int w = 1; w < 6 + random.nextInt(10); w++) {
                 s.append(' ').append(words[random.nextInt(words.length)]);
             }
-            lines.add(s.append(" ").append(seed).append('-').append(i).append('.').toString());
+            lines.add(s.append('.').toString());   // letters only: digits would be windows of no language
         }
         return lines;
     }
