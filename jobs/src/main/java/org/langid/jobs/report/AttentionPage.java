@@ -1,5 +1,7 @@
 package org.langid.jobs.report;
 
+import static org.langid.jobs.report.Html.escape;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -463,21 +465,6 @@ public final class AttentionPage {
         return text.replace(" ", VISIBLE_SPACE);
     }
 
-    private static String escape(String text) {
-        StringBuilder escaped = new StringBuilder(text.length() + 16);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '&' -> escaped.append("&amp;");
-                case '<' -> escaped.append("&lt;");
-                case '>' -> escaped.append("&gt;");
-                case '"' -> escaped.append("&quot;");
-                case '\'' -> escaped.append("&#39;");
-                default -> escaped.append(c);
-            }
-        }
-        return escaped.toString();
-    }
 
     private static byte[] sha256(String text) {
         try {

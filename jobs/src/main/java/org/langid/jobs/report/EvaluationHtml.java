@@ -1,5 +1,7 @@
 package org.langid.jobs.report;
 
+import static org.langid.jobs.report.Html.escape;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -542,19 +544,4 @@ public final class EvaluationHtml {
         return String.format(Locale.ROOT, pattern, arguments);
     }
 
-    private static String escape(String raw) {
-        StringBuilder escaped = new StringBuilder(raw.length() + 16);
-        for (int i = 0; i < raw.length(); i++) {
-            char c = raw.charAt(i);
-            switch (c) {
-                case '&' -> escaped.append("&amp;");
-                case '<' -> escaped.append("&lt;");
-                case '>' -> escaped.append("&gt;");
-                case '"' -> escaped.append("&quot;");
-                case '\'' -> escaped.append("&#39;");
-                default -> escaped.append(c);
-            }
-        }
-        return escaped.toString();
-    }
 }
