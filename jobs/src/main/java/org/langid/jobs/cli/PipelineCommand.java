@@ -60,6 +60,7 @@ public final class PipelineCommand implements Callable<Integer> {
         String registry = work + "/registry";
         String reportDir = work + "/report";
 
+        String published;
         SparkSession spark = sparkOptions.start("langid pipeline");
         try {
             long started = System.nanoTime();
@@ -85,7 +86,7 @@ public final class PipelineCommand implements Callable<Integer> {
             System.out.println("[3/4] export: " + trained + " -> registry " + registry);
             Configuration conf = spark.sparkContext().hadoopConfiguration();
             ModelArtefact artefact = ArtefactExport.fromTrainingOutput(trained, conf, Instant.now());
-            String published = new ModelRegistry(registry, conf).publish(artefact);
+            published = new ModelRegistry(registry, conf).publish(artefact);
             System.out.printf("model %s published (export took %.1f s)%n", artefact.manifest().modelVersion(), (System.nanoTime() - started) / 1e9);
 
             started = System.nanoTime();
@@ -102,13 +103,9 @@ public final class PipelineCommand implements Callable<Integer> {
             spark.stop();
         }
         System.out.println();
-        System.out.println("model artefact: " + published(registry));
+        System.out.println("model artefact: " + published);
         System.out.println("report:         " + reportDir + "/report.html");
         System.out.println("try:            echo 'Wo ist der Bahnhof?' | ./langid predict --model " + registry);
         return 0;
-    }
-
-    private static String published(String registry) {
-        return ModelRegistry.resolve(registry, new Configuration());
     }
 }

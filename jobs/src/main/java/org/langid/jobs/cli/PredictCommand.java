@@ -81,12 +81,7 @@ public final class PredictCommand implements Callable<Integer> {
             for (int i = 0; i < lines.size(); i++) {
                 Detection detection = detections.get(i);
                 if ("json".equals(format)) {
-                    ObjectNode node = JSON.createObjectNode();
-                    node.put("language", detection.language());
-                    node.put("confidence", detection.confidence());
-                    ObjectNode probabilities = node.putObject("probabilities");
-                    detection.probabilities().forEach(probabilities::put);
-                    node.put("windows", detection.windows());
+                    ObjectNode node = detection.toJson();
                     node.put("text", lines.get(i));
                     out.write(JSON.writeValueAsString(node));
                 } else {

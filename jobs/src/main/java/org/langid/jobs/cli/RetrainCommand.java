@@ -4,7 +4,6 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.retrain.RetrainJob;
-import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;
@@ -58,9 +57,7 @@ public final class RetrainCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!"local".equals(trainer) && !"spark".equals(trainer)) {
-            throw new ConfigException("--trainer " + trainer + " is not one of local, spark");
-        }
+        TrainCommand.requireTrainer(trainer);
         ConfigTree tree = profile.load(new Configuration());
         var prepare = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);

@@ -43,11 +43,16 @@ public final class TrainCommand implements Callable<Integer> {
     @Mixin
     SparkOptions sparkOptions;
 
-    @Override
-    public Integer call() {
+    /** The trainers {@code --trainer} names (train, retrain). */
+    static void requireTrainer(String trainer) {
         if (!"local".equals(trainer) && !"spark".equals(trainer)) {
             throw new ConfigException("--trainer " + trainer + " is not one of local, spark");
         }
+    }
+
+    @Override
+    public Integer call() {
+        requireTrainer(trainer);
         ConfigTree tree = profile.load(new Configuration());
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);

@@ -169,9 +169,7 @@ public final class EvaluateJob {
         if (max <= 0 || windows.size() <= max) {
             return windows;
         }
-        int[] order = Shuffle.permutation(windows.size(), SAMPLE_SEED, 0);
-        int[] chosen = Arrays.copyOf(order, max);
-        Arrays.sort(chosen);   // keep prepare's order among the chosen
+        int[] chosen = sampleIndices(windows.size(), max, 0);
         int t = windows.windowLength();
         byte[] symbols = new byte[max * t];
         int[] labels = new int[max];
@@ -180,6 +178,13 @@ public final class EvaluateJob {
             labels[i] = windows.labels()[chosen[i]];
         }
         return new LabelledWindows(symbols, labels, t, windows.languages());
+    }
+
+    /** {@code max} of the indices [0, n), a seeded random choice (one stream per {@code purpose}), in ascending order: prepare's order is kept. */
+    private static int[] sampleIndices(int n, int max, int purpose) {
+        int[] chosen = Arrays.copyOf(Shuffle.permutation(n, SAMPLE_SEED, purpose), max);
+        Arrays.sort(chosen);
+        return chosen;
     }
 
     /** Sentences with labels; {@code empty} counts those that normalise to nothing (left out, reported). */
@@ -211,8 +216,7 @@ public final class EvaluateJob {
         }
         int n = texts.size();
         if (max > 0 && n > max) {
-            int[] chosen = Arrays.copyOf(Shuffle.permutation(n, SAMPLE_SEED, 1), max);
-            Arrays.sort(chosen);
+            int[] chosen = sampleIndices(n, max, 1);
             List<String> sampledTexts = new ArrayList<>(max);
             int[] sampledLabels = new int[max];
             for (int i = 0; i < max; i++) {

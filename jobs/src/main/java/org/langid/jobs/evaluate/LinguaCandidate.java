@@ -8,9 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ForkJoinPool;
-import java.util.stream.IntStream;
 import org.langid.model.text.Vocabulary;
 
 /**
@@ -77,17 +74,11 @@ public final class LinguaCandidate implements Candidate {
 
     private int[] predict(int count, java.util.function.IntFunction<String> text) {
         int[] predicted = new int[count];
-        ForkJoinPool pool = new ForkJoinPool(threads);
-        try {
-            pool.submit(() -> IntStream.range(0, count).parallel().forEach(i -> predicted[i] = predict(text.apply(i)))).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while Lingua was detecting", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("Lingua failed: " + e.getCause().getMessage(), e.getCause());
-        } finally {
-            pool.shutdown();
-        }
+        Chunks.run(count, 512, threads, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                predicted[i] = predict(text.apply(i));
+            }
+        });
         return predicted;
     }
 }

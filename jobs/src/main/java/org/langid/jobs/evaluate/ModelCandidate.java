@@ -7,6 +7,9 @@ import org.langid.model.predict.LanguageDetector;
 /** This project's model, through the same {@link LanguageDetector} users call. */
 public final class ModelCandidate implements Candidate {
 
+    /** Windows or sentences per call: big enough for batched inference, small enough to share out over threads. */
+    private static final int CHUNK = 4096;
+
     private final LanguageDetector detector;
     private final int threads;
 
@@ -34,7 +37,7 @@ public final class ModelCandidate implements Candidate {
     @Override
     public int[] predictWindows(byte[] symbols, int window) {
         int[] predicted = new int[symbols.length / window];
-        inChunks(predicted.length, (from, to) -> predictWindows(symbols, window, from, to, predicted));
+        Chunks.run(predicted.length, CHUNK, threads, (from, to) -> predictWindows(symbols, window, from, to, predicted));
         return predicted;
     }
 
@@ -56,7 +59,7 @@ public final class ModelCandidate implements Candidate {
     @Override
     public int[] predictSentences(List<String> sentences) {
         int[] predicted = new int[sentences.size()];
-        inChunks(predicted.length, (from, to) -> {
+        Chunks.run(predicted.length, CHUNK, threads, (from, to) -> {
             List<Detection> detections = detector.detectAll(sentences.subList(from, to));
             for (int i = from; i < to; i++) {
                 predicted[i] = detector.languages().indexOf(detections.get(i - from).language());
@@ -66,29 +69,5 @@ public final class ModelCandidate implements Candidate {
             }
         });
         return predicted;
-    }
-
-    /** Runs {@code work} over [0, n) in chunks of at most 4096, {@code threads} at a time. */
-    private void inChunks(int n, java.util.function.BiConsumer<Integer, Integer> work) {
-        int chunk = 4096;
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
-        try {
-            List<java.util.concurrent.Future<?>> tasks = new java.util.ArrayList<>();
-            for (int from = 0; from < n; from += chunk) {
-                int start = from;
-                int end = Math.min(n, from + chunk);
-                tasks.add(pool.submit(() -> work.accept(start, end)));
-            }
-            for (java.util.concurrent.Future<?> task : tasks) {
-                task.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while detecting", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } finally {
-            pool.shutdown();
-        }
     }
 }

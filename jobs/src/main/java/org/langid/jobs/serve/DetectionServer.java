@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hadoop.conf.Configuration;
 import org.langid.model.artefact.ModelRegistry;
-import org.langid.model.predict.Detection;
 import org.langid.model.predict.LanguageDetector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -254,7 +253,7 @@ public final class DetectionServer implements AutoCloseable {
             if (!text.isTextual()) {
                 throw new Rejection(400, "\"text\" must be a string");
             }
-            ObjectNode result = detectionJson(model.detect(text.textValue()));
+            ObjectNode result = model.detect(text.textValue()).toJson();
             result.put("model_version", model.manifest().modelVersion());
             return result;
         }
@@ -275,18 +274,8 @@ public final class DetectionServer implements AutoCloseable {
         ObjectNode response = JSON.createObjectNode();
         response.put("model_version", model.manifest().modelVersion());
         ArrayNode results = response.putArray("results");
-        model.detectAll(values).forEach(detection -> results.add(detectionJson(detection)));
+        model.detectAll(values).forEach(detection -> results.add(detection.toJson()));
         return response;
-    }
-
-    private static ObjectNode detectionJson(Detection detection) {
-        ObjectNode json = JSON.createObjectNode();
-        json.put("language", detection.language());
-        json.put("confidence", detection.confidence());
-        ObjectNode probabilities = json.putObject("probabilities");
-        detection.probabilities().forEach(probabilities::put);
-        json.put("windows", detection.windows());
-        return json;
     }
 
     private static void requireMethod(HttpExchange exchange, String allowed) throws Rejection {

@@ -23,6 +23,7 @@ import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.model.io.HadoopFiles;
 import org.langid.model.schema.JsonSchemas;
 import org.langid.model.text.TextNormalizer;
 import org.langid.model.text.Vocabulary;
@@ -103,7 +104,7 @@ public final class ModelArtefact {
     public void writeTo(String dir, Configuration conf) {
         try {
             Path root = new Path(dir);
-            FileSystem fs = fileSystem(root, conf);
+            FileSystem fs = HadoopFiles.fileSystem(root, conf);
             fs.mkdirs(root);
             for (Map.Entry<String, byte[]> file : files.entrySet()) {
                 write(fs, new Path(root, file.getKey()), file.getValue());
@@ -122,7 +123,7 @@ public final class ModelArtefact {
     public static ModelArtefact load(String dir, Configuration conf) {
         try {
             Path root = new Path(dir);
-            FileSystem fs = fileSystem(root, conf);
+            FileSystem fs = HadoopFiles.fileSystem(root, conf);
             Path manifestPath = new Path(root, MANIFEST);
             if (!fs.exists(manifestPath)) {
                 throw new ArtefactException(dir + " has no " + MANIFEST + ": it is not a model artefact (an artefact holds "
@@ -205,10 +206,6 @@ public final class ModelArtefact {
     public java.util.Optional<String> metricsLog() {
         byte[] bytes = files.get(METRICS);
         return bytes == null ? java.util.Optional.empty() : java.util.Optional.of(new String(bytes, StandardCharsets.UTF_8));
-    }
-
-    static FileSystem fileSystem(Path path, Configuration conf) throws IOException {
-        return org.langid.model.io.HadoopFiles.fileSystem(path, conf);
     }
 
     static String sha256(byte[] bytes) {

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
+import org.langid.model.io.HadoopFiles;
 
 /**
  * Model versions side by side on any Hadoop FileSystem, and a pointer to the one in service:
@@ -53,7 +54,7 @@ public final class ModelRegistry {
     public static boolean isRegistry(String location, Configuration conf) {
         try {
             Path path = new Path(location);
-            FileSystem fs = ModelArtefact.fileSystem(path, conf);
+            FileSystem fs = HadoopFiles.fileSystem(path, conf);
             return fs.exists(new Path(path, CURRENT)) || fs.exists(new Path(path, VERSIONS));
         } catch (IOException e) {
             throw new ArtefactException("cannot read " + location + ": " + e.getMessage(), e);
@@ -79,7 +80,7 @@ public final class ModelRegistry {
         String version = artefact.manifest().modelVersion();
         try {
             Path versions = new Path(root, VERSIONS);
-            FileSystem fs = ModelArtefact.fileSystem(versions, conf);
+            FileSystem fs = HadoopFiles.fileSystem(versions, conf);
             Path target = new Path(versions, version);
             if (fs.exists(target)) {
                 throw new ArtefactException("model version " + version + " is already in the registry " + root);
@@ -104,7 +105,7 @@ public final class ModelRegistry {
         requireVersionName(version);
         try {
             Path rootPath = new Path(root);
-            FileSystem fs = ModelArtefact.fileSystem(rootPath, conf);
+            FileSystem fs = HadoopFiles.fileSystem(rootPath, conf);
             if (!fs.exists(new Path(versionLocation(version), ModelArtefact.MANIFEST))) {
                 throw new ArtefactException("model version " + version + " is not in the registry " + root);
             }
@@ -128,7 +129,7 @@ public final class ModelRegistry {
         Path pointer = new Path(root, CURRENT);
         for (int attempt = 0; ; attempt++) {
             try {
-                FileSystem fs = ModelArtefact.fileSystem(pointer, conf);
+                FileSystem fs = HadoopFiles.fileSystem(pointer, conf);
                 if (!fs.exists(new Path(root, VERSIONS)) && !fs.exists(pointer)) {
                     return Optional.empty();
                 }
@@ -154,7 +155,7 @@ public final class ModelRegistry {
         List<String> versions = new ArrayList<>();
         try {
             Path dir = new Path(root, VERSIONS);
-            FileSystem fs = ModelArtefact.fileSystem(dir, conf);
+            FileSystem fs = HadoopFiles.fileSystem(dir, conf);
             if (!fs.exists(dir)) {
                 return versions;
             }

@@ -1,5 +1,7 @@
 package org.langid.model.predict;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Map;
 
 /**
@@ -12,5 +14,16 @@ public record Detection(String language, double confidence, Map<String, Double> 
 
     public boolean isDetermined() {
         return windows > 0;
+    }
+
+    /** {@code {"language", "confidence", "probabilities": {...}, "windows"}}, as predict --format json and serve answer. */
+    public ObjectNode toJson() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("language", language);
+        json.put("confidence", confidence);
+        ObjectNode byLanguage = json.putObject("probabilities");
+        probabilities.forEach(byLanguage::put);
+        json.put("windows", windows);
+        return json;
     }
 }

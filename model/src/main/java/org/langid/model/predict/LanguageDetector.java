@@ -284,7 +284,7 @@ public final class LanguageDetector {
             int[] slice = new int[rows * window];
             System.arraycopy(symbols, from * window, slice, 0, slice.length);
             INDArray probabilities = run(slice, rows, List.of(LanguageIdGraph.PROBABILITIES)).get(LanguageIdGraph.PROBABILITIES); // (b, C)
-            float[] values = probabilities.dup('c').data().asFloat();
+            float[] values = probabilities.data().asFloat();   // run() copied it out in c order
             System.arraycopy(values, 0, out, from * classes, values.length);
         }
         return out;
@@ -304,7 +304,7 @@ public final class LanguageDetector {
             feed.put(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(symbols).reshape(rows, window));   // (B, T) INT32
             Map<String, INDArray> results = graph.sd().output(feed, outputs.toArray(String[]::new));
             Map<String, INDArray> copies = new HashMap<>();
-            results.forEach((name, array) -> copies.put(name, array.dup()));   // copied out before the arena recycles them
+            results.forEach((name, array) -> copies.put(name, array.dup('c')));   // copied out before the arena recycles them
             graph.arena().recycle();
             graph.arena().install(graph.sd());   // the session exists after the first call on this thread
             return copies;
