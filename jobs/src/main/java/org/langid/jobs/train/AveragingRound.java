@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.CaseAugmentation;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.Shuffle;
@@ -21,7 +22,8 @@ public final class AveragingRound {
 
     /** What the driver broadcasts each round. */
     record Input(float[] parameters, float[] updaterState, long step, int epoch, int roundInEpoch,
-                 int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps) implements Serializable {
+                 int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps, double caseAugmentation)
+            implements Serializable {
     }
 
     /** A worker's contribution, or the sum of several. */
@@ -79,7 +81,9 @@ public final class AveragingRound {
         GpuBinding.bindCurrentTask();
         TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
                 input.step(), input.epoch());
-        LocalSteps steps = steps(model, state, input.plannedSteps());
+        // Each worker draws its own windows to change, as it has its own visiting order.
+        CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker());
+        LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation);
         int[] order = order(shard, model.seed, input.epoch());
         var windows = shard.windows(model.languages);
         double lossSum = 0;
@@ -99,11 +103,11 @@ public final class AveragingRound {
         return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), lossSum, taken, samples, 1)).iterator();
     }
 
-    private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps) {
-        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;
+    private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
+        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps + "/" + augmentation;
         Cached cached = STEPS.get();
         if (cached == null || !cached.key().equals(key)) {
-            cached = new Cached(key, new LocalSteps(model, state, plannedSteps));
+            cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation));
             STEPS.set(cached);
         } else {
             cached.steps().load(state);

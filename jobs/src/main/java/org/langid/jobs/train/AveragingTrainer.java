@@ -152,7 +152,8 @@ public final class AveragingTrainer {
     public AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
                                     int steps, long plannedSteps) {
         AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
-                state.step, state.epoch, round, train.averagingFrequency, steps, train.batchSize, plannedSteps);
+                state.step, state.epoch, round, train.averagingFrequency, steps, train.batchSize, plannedSteps,
+                train.caseAugmentation);
         Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;

@@ -29,6 +29,7 @@ public final class LocalSteps {
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
+    private final CaseAugmentation augmentation;
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
@@ -38,7 +39,16 @@ public final class LocalSteps {
      * @param totalSteps the run's planned number of steps, for a decay schedule whose decay_steps is 0
      */
     public LocalSteps(ModelConfig config, TrainingState state, long totalSteps) {
+        this(config, state, totalSteps, CaseAugmentation.NONE);
+    }
+
+    /**
+     * @param totalSteps   the run's planned number of steps, for a decay schedule whose decay_steps is 0
+     * @param augmentation applied to the minibatches of {@link #step(LabelledWindows, int[], int, int)}
+     */
+    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps, CaseAugmentation augmentation) {
         this.config = config.validated();
+        this.augmentation = augmentation;
         this.schedule = WarmupDecaySchedule.of(config.optimizer, totalSteps);
         this.graph = LanguageIdGraph.build(config, state.parameters.dup(), true);
         this.sd = graph.sameDiff();
@@ -66,9 +76,9 @@ public final class LocalSteps {
         return state;
     }
 
-    /** One step on the windows {@code indices[from, to)} of {@code data}; returns the minibatch loss. */
+    /** One step on the windows {@code indices[from, to)} of {@code data}, augmented; returns the minibatch loss. */
     public double step(LabelledWindows data, int[] indices, int from, int to) {
-        Batch batch = Batch.of(data, indices, from, to);
+        Batch batch = Batch.of(data, indices, from, to, augmentation, state.step);
         return step(batch.windows(), batch.labels());
     }
 
@@ -129,6 +139,11 @@ public final class LocalSteps {
     public record Batch(INDArray windows, INDArray labels) {
 
         public static Batch of(LabelledWindows data, int[] indices, int from, int to) {
+            return of(data, indices, from, to, CaseAugmentation.NONE, 0);
+        }
+
+        /** The windows {@code indices[from, to)}, with {@code augmentation} drawn for {@code step}. */
+        public static Batch of(LabelledWindows data, int[] indices, int from, int to, CaseAugmentation augmentation, long step) {
             int t = data.windowLength();
             int b = to - from;
             int[] symbols = new int[b * t];
@@ -141,6 +156,7 @@ public final class LocalSteps {
                 }
                 labels[row] = data.labels()[index];
             }
+            augmentation.apply(symbols, t, java.util.Arrays.copyOfRange(indices, from, to), step);
             return new Batch(Nd4j.createFromArray(symbols).reshape(b, t).castTo(DataType.INT32),
                     Nd4j.createFromArray(labels).castTo(DataType.INT32));
         }

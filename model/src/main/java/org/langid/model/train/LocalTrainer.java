@@ -72,7 +72,7 @@ public final class LocalTrainer {
         NativeThreads.limit(train.nativeThreads);
         long stepsPerEpoch = (training.size() + train.batchSize - 1) / train.batchSize;
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
-        LocalSteps steps = new LocalSteps(model, state, plannedSteps);
+        LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed));
         List<EpochResult> history = new ArrayList<>();
         long lastLog = System.nanoTime();
         while (state.epoch < train.epochs && !(train.maxSteps > 0 && state.step >= train.maxSteps)) {

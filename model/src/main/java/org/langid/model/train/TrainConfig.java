@@ -26,6 +26,8 @@ public class TrainConfig implements ValidatedConfig {
     public int evaluationBatchSize = 4096;
     /** Threads for ND4J's native ops per training worker (see NativeThreads for why 1). */
     public int nativeThreads = 1;
+    /** Share of training windows shown in all capitals or all lower case (see CaseAugmentation); 0: none. */
+    public double caseAugmentation = 0;
 
     @Override
     public List<String> problems() {
@@ -53,6 +55,9 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (evaluationBatchSize < 1) {
             problems.add("evaluation_batch_size must be at least 1, got " + evaluationBatchSize);
+        }
+        if (!(caseAugmentation >= 0 && caseAugmentation <= 1)) {
+            problems.add("case_augmentation must be between 0 and 1, got " + caseAugmentation);
         }
         return problems;
     }
