@@ -4,12 +4,17 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
+import java.util.function.IntFunction;
 
 /**
  * A confusion matrix of true languages (rows) against predicted labels (columns: the
  * languages, then {@code und} when the detector may decline) and what follows from it:
- * accuracy, per-language precision, recall and F1, macro-F1.
+ * accuracy, per-language precision, recall and F1, macro-F1; and, when the texts are given, a
+ * few misclassified items for each (truth, prediction) pair, because errors are understood by
+ * reading them, not from a mean.
  */
 public final class ConfusionScores {
 
@@ -18,6 +23,11 @@ public final class ConfusionScores {
     private final List<String> languages;
     private final List<String> predictedLabels;
     private final long[][] counts;
+    /** Per off-diagonal cell: the kept examples; null until the cell's first error. */
+    private final PriorityQueue<Example>[][] examples;
+
+    /** Misclassified items kept per (truth, prediction) pair. */
+    public static final int EXAMPLES_PER_PAIR = 5;
 
     /** @param mayDecline adds the {@value #DECLINED} column, for detectors that can answer "don't know" */
     public ConfusionScores(List<String> languages, boolean mayDecline) {
@@ -28,6 +38,9 @@ public final class ConfusionScores {
         }
         this.predictedLabels = List.copyOf(labels);
         this.counts = new long[languages.size()][predictedLabels.size()];
+        @SuppressWarnings("unchecked")
+        PriorityQueue<Example>[][] cells = new PriorityQueue[languages.size()][predictedLabels.size()];
+        this.examples = cells;
     }
 
     /** Counts each (truth, prediction) pair; predictions index {@link #predictedLabels()}. */
@@ -38,6 +51,46 @@ public final class ConfusionScores {
         for (int i = 0; i < truth.length; i++) {
             counts[truth[i]][predicted[i]]++;
         }
+    }
+
+    /**
+     * As {@link #add(int[], int[])}, and keeps up to {@value #EXAMPLES_PER_PAIR} misclassified
+     * items per pair. Which ones is fixed by a hash of their index, so they are spread over the
+     * data (neighbouring windows of one sentence are rarely all chosen) and the same on every run.
+     *
+     * @param text the text of item {@code i}, called for the kept candidates only
+     */
+    public void add(int[] truth, int[] predicted, IntFunction<String> text) {
+        add(truth, predicted);
+        for (int i = 0; i < truth.length; i++) {
+            if (truth[i] == predicted[i]) {
+                continue;
+            }
+            PriorityQueue<Example> kept = examples[truth[i]][predicted[i]];
+            if (kept == null) {
+                // Largest rank at the head, so the head is the one to drop.
+                kept = new PriorityQueue<>(Comparator.comparingLong(Example::rank).reversed());
+                examples[truth[i]][predicted[i]] = kept;
+            }
+            long rank = rank(i);
+            if (kept.size() < EXAMPLES_PER_PAIR) {
+                kept.add(new Example(rank, i, text.apply(i)));
+            } else if (rank < kept.peek().rank()) {
+                kept.poll();
+                kept.add(new Example(rank, i, text.apply(i)));
+            }
+        }
+    }
+
+    private record Example(long rank, int index, String text) {
+    }
+
+    /** SplitMix64's finaliser: a fixed, well-spread order of the items. */
+    private static long rank(long index) {
+        long z = index * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return (z ^ (z >>> 31)) >>> 1;
     }
 
     public List<String> predictedLabels() {
@@ -108,6 +161,44 @@ public final class ConfusionScores {
         return counts[truth][predicted];
     }
 
+    private boolean hasExamples() {
+        for (PriorityQueue<Example>[] row : examples) {
+            for (PriorityQueue<Example> cell : row) {
+                if (cell != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The misclassified pairs, commonest first, each with its kept examples in item order. */
+    private ArrayNode errorsJson() {
+        List<int[]> pairs = new ArrayList<>();
+        for (int t = 0; t < languages.size(); t++) {
+            for (int p = 0; p < predictedLabels.size(); p++) {
+                if (t != p && counts[t][p] > 0) {
+                    pairs.add(new int[] {t, p});
+                }
+            }
+        }
+        pairs.sort(Comparator.<int[]>comparingLong(pair -> -counts[pair[0]][pair[1]]).thenComparingInt(pair -> pair[0])
+                .thenComparingInt(pair -> pair[1]));
+        ArrayNode errors = JsonNodeFactory.instance.arrayNode();
+        for (int[] pair : pairs) {
+            ObjectNode entry = errors.addObject();
+            entry.put("expected", languages.get(pair[0]));
+            entry.put("predicted", predictedLabels.get(pair[1]));
+            entry.put("count", counts[pair[0]][pair[1]]);
+            ArrayNode texts = entry.putArray("examples");
+            PriorityQueue<Example> kept = examples[pair[0]][pair[1]];
+            if (kept != null) {
+                kept.stream().sorted(Comparator.comparingInt(Example::index)).forEach(e -> texts.add(e.text()));
+            }
+        }
+        return errors;
+    }
+
     /** The report's per-level object (see data-schemas/evaluation-report.schema.json). */
     public ObjectNode toJson(double seconds) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -133,6 +224,9 @@ public final class ConfusionScores {
             entry.put("recall", recall(i));
             entry.put("f1", f1(i));
             entry.put("support", support(i));
+        }
+        if (hasExamples()) {
+            node.set("errors", errorsJson());
         }
         return node;
     }

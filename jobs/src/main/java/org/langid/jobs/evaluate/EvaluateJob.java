@@ -22,6 +22,7 @@ import org.langid.model.io.HadoopFiles;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.schema.JsonSchemas;
 import org.langid.model.text.TextNormalizer;
+import org.langid.model.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.Shuffle;
 import org.slf4j.Logger;
@@ -95,7 +96,7 @@ public final class EvaluateJob {
                 long started = System.nanoTime();
                 int[] predicted = candidate.predictWindows(windows.symbols(), window);
                 double seconds = (System.nanoTime() - started) / 1e9;
-                scores.add(windows.labels(), predicted);
+                scores.add(windows.labels(), predicted, i -> windowText(windows, i));
                 entry.set("windows", scores.toJson(seconds));
             }
             if (sentences != null) {
@@ -104,7 +105,7 @@ public final class EvaluateJob {
                 long started = System.nanoTime();
                 int[] predicted = candidate.predictSentences(sentences.texts());
                 double seconds = (System.nanoTime() - started) / 1e9;
-                scores.add(sentences.labels(), predicted);
+                scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
                 entry.set("sentences", scores.toJson(seconds));
             }
         }
@@ -163,6 +164,11 @@ public final class EvaluateJob {
             scored.forEach(d -> out.printf(Locale.ROOT, " %13.1f%%", 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
         }
+    }
+
+    private static String windowText(LabelledWindows windows, int i) {
+        int t = windows.windowLength();
+        return Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t));
     }
 
     private static LabelledWindows sample(LabelledWindows windows, int max) {

@@ -17,6 +17,7 @@ public final class EvaluationHtml {
 
     /** Shown wherever the report has no value or a non-finite one, so "NaN" never reaches the page. */
     private static final String MISSING = "–";
+    private static final int ERROR_PAIRS_SHOWN = 12;
 
     private static final String[] LEVELS = {"windows", "sentences"};
     private static final String[] METRICS = {"precision", "recall", "f1"};
@@ -59,6 +60,10 @@ public final class EvaluationHtml {
             table.heatmap td.total{color:#6b7280}
             table.heatmap caption{caption-side:bottom;text-align:left;color:#6b7280;font-size:11px;padding-top:6px}
             svg{font-family:inherit;max-width:100%;height:auto}
+            table.errors{font-size:12px;margin-top:8px}
+            table.errors th,table.errors td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;            vertical-align:top}
+            table.errors td.count{text-align:right}
+            table.errors code{white-space:pre;word-break:normal;display:inline-block;margin:0 6px 3px 0}
             footer{margin-top:44px;padding-top:8px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px}
             """;
 
@@ -309,8 +314,31 @@ public final class EvaluationHtml {
             heatmap(html, level, languages);
             metricBars(html, level.path("per_language"));
             html.append("</div>\n");
+            errors(html, level.path("errors"));
         }
         html.append("</section>\n");
+    }
+
+    /** The commonest confusions with a few of their items, folded away: reading errors shows what a mean hides. */
+    private static void errors(StringBuilder html, JsonNode errors) {
+        if (!errors.isArray() || errors.isEmpty()) {
+            return;
+        }
+        int shown = Math.min(ERROR_PAIRS_SHOWN, errors.size());
+        html.append("<details><summary>Misclassified examples: the ").append(shown).append(" commonest of ")
+                .append(errors.size()).append(" confusions</summary>\n<table class=\"errors\"><thead><tr>")
+                .append("<th>expected</th><th>predicted</th><th>count</th><th>examples</th></tr></thead><tbody>\n");
+        for (int i = 0; i < shown; i++) {
+            JsonNode pair = errors.get(i);
+            html.append("<tr><td>").append(escape(text(pair.path("expected")))).append("</td><td>")
+                    .append(escape(text(pair.path("predicted")))).append("</td><td class=\"count\">")
+                    .append(whole(number(pair.path("count")))).append("</td><td>");
+            for (JsonNode example : pair.path("examples")) {
+                html.append("<code>").append(escape(text(example))).append("</code>");
+            }
+            html.append("</td></tr>\n");
+        }
+        html.append("</tbody></table></details>\n");
     }
 
     private static void heatmap(StringBuilder html, JsonNode level, JsonNode languages) {

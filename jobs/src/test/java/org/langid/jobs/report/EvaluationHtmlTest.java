@@ -80,6 +80,27 @@ class EvaluationHtmlTest {
         assertTrue(html.endsWith("</html>\n"));
     }
 
+    @Test
+    void misclassifiedExamplesAreListedCommonestFirstEscapedAndWithTheirSpaces() {
+        ObjectNode report = report();
+        ObjectNode langid = detectors(report).addObject().put("name", "langid").put("description", "this model");
+        ObjectNode windows = level(0.875, new int[][] {{35, 5, 0}, {1, 39, 0}, {0, 0, 0}}, LANGUAGES);
+        ArrayNode errors = windows.putArray("errors");
+        ObjectNode enAsDe = errors.addObject().put("expected", "en").put("predicted", "de").put("count", 5);
+        enAsDe.putArray("examples").add(" Kindergarten is").add("<b>bold</b> & co");
+        errors.addObject().put("expected", "de").put("predicted", "en").put("count", 1).putArray("examples").add("Computer  ");
+        langid.set("windows", windows);
+
+        String html = EvaluationHtml.render(report);
+
+        assertEquals(1, occurrences(html, "<table class=\"errors\">"));
+        assertTrue(html.contains("the 2 commonest of 2 confusions"));
+        assertTrue(html.indexOf("<code> Kindergarten is</code>") < html.indexOf("<code>Computer  </code>"),
+                "en read as de (5) before de read as en (1), texts verbatim with their spaces");
+        assertTrue(html.contains("<code>&lt;b&gt;bold&lt;/b&gt; &amp; co</code>"));
+        assertFalse(html.contains("<b>bold"));
+    }
+
     private static ObjectNode report() {
         ObjectNode report = JSON.createObjectNode().put("format_version", 1).put("created", "2026-11-21T10:00:00Z");
         report.putObject("model").put("version", "20261121-abc123").put("path", HOSTILE_PATH);
