@@ -163,6 +163,16 @@ public final class EvaluateJob {
             out.printf(Locale.ROOT, "  %-8s", "all");
             scored.forEach(d -> out.printf(Locale.ROOT, " %13.1f%%", 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+            JsonNode errors = scored.get(0).get(level).path("errors");
+            if (errors.isArray() && !errors.isEmpty()) {
+                StringBuilder line = new StringBuilder("  commonest errors (" + scored.get(0).get("name").asText() + "):");
+                for (int i = 0; i < Math.min(3, errors.size()); i++) {
+                    JsonNode pair = errors.get(i);
+                    line.append(i == 0 ? " " : ", ").append(pair.get("expected").asText()).append(" as ")
+                            .append(pair.get("predicted").asText()).append(' ').append(pair.get("count").asLong());
+                }
+                out.println(line);
+            }
         }
     }
 

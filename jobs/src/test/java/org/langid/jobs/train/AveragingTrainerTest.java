@@ -2,6 +2,7 @@ package org.langid.jobs.train;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
@@ -99,6 +100,8 @@ class AveragingTrainerTest {
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.maxSteps = 6;
+        // The retried task must draw the same case-changed windows as the first attempt.
+        train.caseAugmentation = 0.3;
         List<WorkerShard> data = List.of(shard(0, 80, 4), shard(1, 80, 5));
         TrainingState undisturbed = new AveragingTrainer(model, train)
                 .fit(spark, spark.parallelize(data, 2).cache(), start(model), data.get(0).windows(LANGUAGES)).state();
@@ -120,6 +123,12 @@ class AveragingTrainerTest {
         assertEquals(undisturbed.step, disturbed.step);
         assertArrayEquals(undisturbed.parameters.toFloatVector(), disturbed.parameters.toFloatVector(), 0f);
         assertArrayEquals(undisturbed.updaterState.toFloatVector(), disturbed.updaterState.toFloatVector(), 0f);
+
+        train.caseAugmentation = 0;
+        TrainingState plain = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), start(model), data.get(0).windows(LANGUAGES)).state();
+        assertFalse(java.util.Arrays.equals(plain.parameters.toFloatVector(), undisturbed.parameters.toFloatVector()),
+                "the augmentation reached the workers' minibatches");
     }
 
     @Test
