@@ -155,12 +155,12 @@ class LangidCommandTest {
         assertEquals(List.of("en", "sv", "und"), json.convertValue(lingua.path("windows").path("predicted_labels"), List.class));
         assertTrue(ours.path("sentences").path("count").asLong() > 0, "sentences are scored too");
         assertTrue(Files.readString(reportDir.resolve("report.html")).startsWith("<!DOCTYPE html>"));
-        if (ours.path("windows").path("correct").asLong() < testWindows) {
-            var commonest = ours.path("windows").path("errors").get(0);
-            assertTrue(commonest.path("examples").size() > 0, "misclassified windows are shown: " + commonest);
-            assertTrue(evaluated.contains("commonest errors (langid): " + commonest.path("expected").asText() + " as "
-                    + commonest.path("predicted").asText() + " " + commonest.path("count").asLong()), evaluated);
-        }
+        // This small model misreads some windows (about one in ten), and the report shows which.
+        assertTrue(ours.path("windows").path("correct").asLong() < testWindows);
+        var commonest = ours.path("windows").path("errors").get(0);
+        assertTrue(commonest.path("examples").size() > 0, "misclassified windows are shown: " + commonest);
+        assertTrue(evaluated.contains("commonest errors (langid): " + commonest.path("expected").asText() + " as "
+                + commonest.path("predicted").asText() + " " + commonest.path("count").asLong()), evaluated);
 
         String longLine = "This is English sentence number 7, written for the training test. ".repeat(3000);
         Path input = Files.write(temp.resolve("lines.txt"), List.of("This is English sentence number 7, written for the training test.",
