@@ -36,6 +36,13 @@ public final class AveragingTrainer {
         /** After epoch {@code state.epoch} is complete and validated; {@code state} may be saved, not kept. */
         default void epoch(TrainingState state, LocalTrainer.EpochResult result) {
         }
+
+        /**
+         * Inside an epoch, after a round, once train.checkpoint_every_minutes have passed since the
+         * run started or the last checkpoint; {@code state} may be saved, not kept.
+         */
+        default void withinEpoch(TrainingState state) {
+        }
     }
 
     /** Measures validation accuracy and loss of a state after each epoch. */
@@ -71,6 +78,17 @@ public final class AveragingTrainer {
         train.requireValid();
     }
 
+    /** The round of its epoch that {@code state} starts: 0, or the one after a checkpoint made within the epoch. */
+    static int firstRound(TrainingState state, long stepsPerEpoch, int frequency) {
+        long stepInEpoch = state.step - state.epoch * stepsPerEpoch;
+        if (stepInEpoch < 0 || stepInEpoch >= stepsPerEpoch || stepInEpoch % frequency != 0) {
+            throw new IllegalArgumentException("cannot continue from step " + state.step + " of epoch " + (state.epoch + 1)
+                    + ": with " + stepsPerEpoch + " steps an epoch and averaging every " + frequency
+                    + " steps, no round starts there (other training data or another batch size?)");
+        }
+        return (int) (stepInEpoch / frequency);
+    }
+
     /** Minibatch steps each worker takes per epoch: enough to pass once over the smallest shard. */
     static long stepsPerEpoch(List<Integer> shardSizes, int batchSize) {
         int smallest = shardSizes.stream().mapToInt(Integer::intValue).min().orElse(0);
@@ -86,7 +104,10 @@ public final class AveragingTrainer {
         return fit(spark, shards, state, onDriver(model, validation, train.evaluationBatchSize), listener);
     }
 
-    /** Trains from {@code state} (a fresh one, or a checkpoint: it continues at its epoch) to train.epochs. */
+    /**
+     * Trains from {@code state} (a fresh one, or a checkpoint: it continues at its epoch and, for a
+     * checkpoint made within an epoch, at the round after its step) to train.epochs.
+     */
     public LocalTrainer.Result fit(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, Validator validator,
                                    Listener listener) {
         List<Integer> sizes = shards.map(WorkerShard::size).collect();
@@ -102,12 +123,14 @@ public final class AveragingTrainer {
         long runStarted = System.nanoTime();
         long stepsAtStart = state.step;
         long lastLog = System.nanoTime();
+        long lastCheckpoint = System.nanoTime();
+        int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
             long steps = 0;
             long samples = 0;
-            for (int round = 0; round < roundsPerEpoch && state.step < plannedSteps; round++) {
+            for (int round = firstRound; round < roundsPerEpoch && state.step < plannedSteps; round++) {
                 long roundStarted = System.nanoTime();
                 int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
                 AveragingRound.Sum sum = round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
@@ -125,7 +148,13 @@ public final class AveragingTrainer {
                             lossSum / Math.max(1, steps), samples / ((lastLog - started) / 1e9),
                             java.time.Duration.ofSeconds((long) (secondsPerStep * (plannedSteps - state.step)))));
                 }
+                if (train.checkpointEveryMinutes > 0 && round < roundsPerEpoch - 1 && state.step < plannedSteps
+                        && (System.nanoTime() - lastCheckpoint) / 60e9 >= train.checkpointEveryMinutes) {
+                    listener.withinEpoch(state);
+                    lastCheckpoint = System.nanoTime();
+                }
             }
+            firstRound = 0;
             double seconds = (System.nanoTime() - started) / 1e9;
             Evaluation evaluation = validator.evaluate(state);
             state.epoch++;

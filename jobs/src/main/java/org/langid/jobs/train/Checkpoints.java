@@ -18,7 +18,9 @@ import org.apache.hadoop.fs.Path;
 import org.langid.model.train.TrainingState;
 
 /**
- * Training checkpoints on any Hadoop FileSystem: {@code <dir>/epoch-NNNN/} holding
+ * Training checkpoints on any Hadoop FileSystem: {@code <dir>/epoch-NNNN/} after NNNN complete
+ * epochs, {@code <dir>/epoch-NNNN-step-SSSSSSSSSS/} within the epoch after them (names sort in
+ * the order they were made; writing one removes the within-epoch ones before it), each holding
  * {@code state.bin} (parameters, Adam moments, step, epoch) and {@code checkpoint.json} (epoch,
  * step, model and train config, training-data fingerprint). Each is written under a temporary
  * name and renamed, so a crash leaves the previous checkpoint whole.
@@ -26,6 +28,8 @@ import org.langid.model.train.TrainingState;
 public final class Checkpoints {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String EPOCH_END = "epoch-\\d{4}";
+    private static final String WITHIN_EPOCH = "epoch-\\d{4}-step-\\d{10}";
 
     private final Path root;
     private final Configuration hadoop;
@@ -39,8 +43,18 @@ public final class Checkpoints {
     public record Identity(JsonNode model, JsonNode train, String dataFingerprint) {
     }
 
+    /** A checkpoint at the end of epoch {@code state.epoch}. */
     public void write(TrainingState state, Identity identity) {
-        Path target = new Path(root, String.format("epoch-%04d", state.epoch));
+        write(state, identity, String.format("epoch-%04d", state.epoch));
+    }
+
+    /** A checkpoint within the epoch after {@code state.epoch} complete ones, at {@code state.step}. */
+    public void writeWithinEpoch(TrainingState state, Identity identity) {
+        write(state, identity, String.format("epoch-%04d-step-%010d", state.epoch, state.step));
+    }
+
+    private void write(TrainingState state, Identity identity, String name) {
+        Path target = new Path(root, name);
         Path temporary = new Path(root, "._tmp." + target.getName() + "." + System.nanoTime());
         try {
             FileSystem fs = root.getFileSystem(hadoop);
@@ -63,6 +77,12 @@ public final class Checkpoints {
             if (!fs.rename(temporary, target)) {
                 throw new IOException("cannot rename " + temporary + " to " + target);
             }
+            for (FileStatus older : fs.listStatus(root)) {
+                String olderName = older.getPath().getName();
+                if (older.isDirectory() && olderName.matches(WITHIN_EPOCH) && olderName.compareTo(name) < 0) {
+                    fs.delete(older.getPath(), true);
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
         }
@@ -76,7 +96,7 @@ public final class Checkpoints {
                 return Optional.empty();
             }
             Optional<FileStatus> newest = Arrays.stream(fs.listStatus(root))
-                    .filter(s -> s.isDirectory() && s.getPath().getName().matches("epoch-\\d{4}"))
+                    .filter(s -> s.isDirectory() && (s.getPath().getName().matches(EPOCH_END) || s.getPath().getName().matches(WITHIN_EPOCH)))
                     .max(Comparator.comparing(s -> s.getPath().getName()));
             if (newest.isEmpty()) {
                 return Optional.empty();

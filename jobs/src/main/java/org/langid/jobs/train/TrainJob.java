@@ -110,6 +110,11 @@ public final class TrainJob {
                                 checkpoints.write(state, identity);
                             }
                         }
+
+                        @Override
+                        public void withinEpoch(TrainingState state) {
+                            checkpoints.writeWithinEpoch(state, identity);
+                        }
                     });
             long windows = shards.map(WorkerShard::size).reduce(Integer::sum);
             write(spark, prepared, output, model, train, "spark", workers, windows, result);

@@ -3,6 +3,7 @@ package org.langid.jobs.train;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
@@ -17,6 +18,7 @@ import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
 
 class AveragingTrainerTest {
 
@@ -155,6 +157,72 @@ class AveragingTrainerTest {
             assertArrayEquals(first.get(w).symbols(), second.get(w).symbols());
             assertArrayEquals(first.get(w).labels(), second.get(w).labels());
         }
+    }
+
+    @Test
+    void resumingFromACheckpointMadeWithinAnEpochEndsWhereAnUninterruptedRunEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+            throws Exception {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 2;
+        train.epochs = 2;                       // 96 windows a worker: 6 steps an epoch, 3 rounds of 2
+        train.checkpointEveryMinutes = 1e-9;    // after every round that does not end an epoch
+        List<WorkerShard> data = List.of(shard(0, 96, 8), shard(1, 96, 9));
+        LabelledWindows validation = data.get(0).windows(LANGUAGES);
+        TrainingState uninterrupted = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation).state();
+
+        java.nio.file.Path root = temp.resolve("checkpoints");
+        Checkpoints checkpoints = new Checkpoints(root.toString(), new org.apache.hadoop.conf.Configuration());
+        Checkpoints.Identity identity = new Checkpoints.Identity(org.langid.model.config.ConfigTree.toJson(model),
+                org.langid.model.config.ConfigTree.toJson(train), "sha256:test");
+        AveragingTrainer.Listener saving = new AveragingTrainer.Listener() {
+            @Override
+            public void epoch(TrainingState state, LocalTrainer.EpochResult result) {
+                checkpoints.write(state, identity);
+            }
+
+            @Override
+            public void withinEpoch(TrainingState state) {
+                checkpoints.writeWithinEpoch(state, identity);
+            }
+        };
+        AveragingRound.beforeRoundForTests = (worker, step) -> {
+            if (step >= 10) {
+                throw new IllegalStateException("injected: the run stops in the last round of epoch 2");
+            }
+        };
+        try {
+            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new AveragingTrainer(model, train)
+                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation, saving));
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
+        try (var names = java.nio.file.Files.list(root)) {
+            assertEquals(List.of("epoch-0001", "epoch-0001-step-0000000010"),
+                    names.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList(),
+                    "the epoch's end and the newest checkpoint within epoch 2; the older ones within an epoch are gone");
+        }
+        TrainingState restored = checkpoints.latest(identity).orElseThrow();
+        assertEquals(1, restored.epoch);
+        assertEquals(10, restored.step);
+        TrainingState resumed = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(data, 2).cache(), restored, validation, saving).state();
+
+        assertEquals(uninterrupted.step, resumed.step);
+        assertEquals(2, resumed.epoch);
+        assertArrayEquals(uninterrupted.parameters.toFloatVector(), resumed.parameters.toFloatVector(), 0f);
+        assertArrayEquals(uninterrupted.updaterState.toFloatVector(), resumed.updaterState.toFloatVector(), 0f);
+    }
+
+    @Test
+    void aStateThatNoRoundStartsAtIsRefused() {
+        TrainingState odd = new TrainingState(Nd4j.zeros(DataType.FLOAT, 4), Nd4j.zeros(DataType.FLOAT, 8), 7, 1);
+        IllegalArgumentException refused = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> AveragingTrainer.firstRound(odd, 6, 2));
+        assertTrue(refused.getMessage().contains("step 7 of epoch 2"), refused.getMessage());
+        assertEquals(2, AveragingTrainer.firstRound(new TrainingState(Nd4j.zeros(DataType.FLOAT, 4), Nd4j.zeros(DataType.FLOAT, 8), 10, 1), 6, 2));
     }
 
     @Test

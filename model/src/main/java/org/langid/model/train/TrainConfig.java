@@ -17,6 +17,8 @@ public class TrainConfig implements ValidatedConfig {
     public double earlyStoppingMinImprovement = 0.001;
     /** Spark trainer: write a checkpoint every this many epochs (and after the last). */
     public int checkpointEveryEpochs = 1;
+    /** Spark trainer: also write one within an epoch when this many minutes have passed since the last (0: never). */
+    public double checkpointEveryMinutes = 0;
     public int epochs = 2;
     /** Stop after this many steps in all (0: no limit). */
     public long maxSteps = 0;
@@ -40,6 +42,9 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (earlyStoppingPatience < 0 || earlyStoppingMinImprovement < 0) {
             problems.add("early_stopping_patience and early_stopping_min_improvement must be 0 or more");
+        }
+        if (!(checkpointEveryMinutes >= 0)) {
+            problems.add("checkpoint_every_minutes must be 0 (off) or more, got " + checkpointEveryMinutes);
         }
         if (checkpointEveryEpochs < 1) {
             problems.add("checkpoint_every_epochs must be at least 1, got " + checkpointEveryEpochs);
