@@ -25,11 +25,11 @@ class ReleasedModelTest {
 
     private static final Path RELEASE = Path.of("..", "models");
     private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final double WINDOWS_THRESHOLD = 0.930;
+    private static final double WINDOWS_THRESHOLD = 0.950;
     private static final double SENTENCES_THRESHOLD = 0.995;
     private static final Path SECOND_GENRE = Path.of("..", "data", "sample", "udhr");
-    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.0;
-    private static final double SECOND_GENRE_SENTENCES_THRESHOLD = 0.0;
+    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.928;
+    private static final double SECOND_GENRE_SENTENCES_THRESHOLD = 0.994;
 
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSampleTestSplit(@TempDir Path temp) {
@@ -44,7 +44,8 @@ class ReleasedModelTest {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
-        // Measured (release 20261121T102347Z-192f2205): windows 0.9345, sentences 0.9974 (deterministic for a given BLAS).
+        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9544, sentences 0.9974
+        // (deterministic for a given BLAS; Surefire's threading may move the last digit).
         assertTrue(windows >= WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
     }
@@ -68,7 +69,8 @@ class ReleasedModelTest {
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on UDHR (second genre): windows %.4f, sentences %.4f%n", windows, sentences);
         assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of UDHR's sentences");
-        // Measured (release RELEASE_VERSION): windows UDHR_WINDOWS, sentences UDHR_SENTENCES.
+        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9329, sentences 0.9964
+        // (555 of 557); the thresholds allow one more sentence and half a point of windows.
         assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
     }
