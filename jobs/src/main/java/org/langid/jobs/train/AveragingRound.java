@@ -104,13 +104,16 @@ public final class AveragingRound {
     }
 
     private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
-        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps + "/" + augmentation;
+        // Not keyed on the augmentation: its seed differs per worker, and an executor thread runs
+        // whichever worker's task comes next; a graph rebuilt per task would cost a second each.
+        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;
         Cached cached = STEPS.get();
         if (cached == null || !cached.key().equals(key)) {
             cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation));
             STEPS.set(cached);
         } else {
             cached.steps().load(state);
+            cached.steps().augment(augmentation);
         }
         return cached.steps();
     }

@@ -29,7 +29,7 @@ public final class LocalSteps {
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
-    private final CaseAugmentation augmentation;
+    private CaseAugmentation augmentation;
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
@@ -70,6 +70,11 @@ public final class LocalSteps {
         this.firstMoment = state.updaterState.get(NDArrayIndex.interval(0, n));
         this.secondMoment = state.updaterState.get(NDArrayIndex.interval(n, 2 * n));
         pushParameters();
+    }
+
+    /** Replaces the augmentation of later steps (a cached graph serves several Spark workers). */
+    public void augment(CaseAugmentation augmentation) {
+        this.augmentation = augmentation;
     }
 
     public TrainingState state() {
