@@ -61,7 +61,8 @@ public final class EvaluationHtml {
             table.heatmap caption{caption-side:bottom;text-align:left;color:#6b7280;font-size:11px;padding-top:6px}
             svg{font-family:inherit;max-width:100%;height:auto}
             table.errors{font-size:12px;margin-top:8px}
-            table.errors th,table.errors td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;            vertical-align:top}
+            table.errors th,table.errors td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;\
+            vertical-align:top}
             table.errors td.count{text-align:right}
             table.errors code{white-space:pre;word-break:normal;display:inline-block;margin:0 6px 3px 0}
             footer{margin-top:44px;padding-top:8px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px}

@@ -177,28 +177,8 @@ class AveragingTrainerTest {
         Checkpoints checkpoints = new Checkpoints(root.toString(), new org.apache.hadoop.conf.Configuration());
         Checkpoints.Identity identity = new Checkpoints.Identity(org.langid.model.config.ConfigTree.toJson(model),
                 org.langid.model.config.ConfigTree.toJson(train), "sha256:test");
-        AveragingTrainer.Listener saving = new AveragingTrainer.Listener() {
-            @Override
-            public void epoch(TrainingState state, LocalTrainer.EpochResult result) {
-                checkpoints.write(state, identity);
-            }
-
-            @Override
-            public void withinEpoch(TrainingState state) {
-                checkpoints.writeWithinEpoch(state, identity);
-            }
-        };
-        AveragingRound.beforeRoundForTests = (worker, step) -> {
-            if (step >= 10) {
-                throw new IllegalStateException("injected: the run stops in the last round of epoch 2");
-            }
-        };
-        try {
-            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new AveragingTrainer(model, train)
-                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation, saving));
-        } finally {
-            AveragingRound.beforeRoundForTests = null;
-        }
+        AveragingTrainer.Listener saving = saving(checkpoints, identity);
+        stopsAtStep(10, model, train, data, validation, saving);
         try (var names = java.nio.file.Files.list(root)) {
             assertEquals(List.of("epoch-0001", "epoch-0001-step-0000000010"),
                     names.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith(".")).sorted().toList(),
@@ -240,23 +220,8 @@ class AveragingTrainerTest {
         Checkpoints checkpoints = new Checkpoints(temp.resolve("checkpoints").toString(), new org.apache.hadoop.conf.Configuration());
         Checkpoints.Identity identity = new Checkpoints.Identity(org.langid.model.config.ConfigTree.toJson(model),
                 org.langid.model.config.ConfigTree.toJson(train), "sha256:test");
-        AveragingTrainer.Listener saving = new AveragingTrainer.Listener() {
-            @Override
-            public void epoch(TrainingState state, LocalTrainer.EpochResult result) {
-                checkpoints.write(state, identity);
-            }
-        };
-        AveragingRound.beforeRoundForTests = (worker, step) -> {
-            if (step >= 6) {
-                throw new IllegalStateException("injected: the run stops at the start of epoch 3");
-            }
-        };
-        try {
-            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new AveragingTrainer(model, train)
-                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation, saving));
-        } finally {
-            AveragingRound.beforeRoundForTests = null;
-        }
+        AveragingTrainer.Listener saving = saving(checkpoints, identity);
+        stopsAtStep(6, model, train, data, validation, saving);
         TrainingState restored = checkpoints.latest(identity).orElseThrow();
         assertEquals(2, restored.epoch);
         assertEquals(6, restored.step);
@@ -298,5 +263,36 @@ class AveragingTrainerTest {
             m[i] = (a[i] + b[i]) / 2;
         }
         return m;
+    }
+
+    /** Checkpoints at every epoch's end and, when train.checkpoint_every_minutes asks, within epochs. */
+    private static AveragingTrainer.Listener saving(Checkpoints checkpoints, Checkpoints.Identity identity) {
+        return new AveragingTrainer.Listener() {
+            @Override
+            public void epoch(TrainingState state, LocalTrainer.EpochResult result) {
+                checkpoints.write(state, identity);
+            }
+
+            @Override
+            public void withinEpoch(TrainingState state) {
+                checkpoints.writeWithinEpoch(state, identity);
+            }
+        };
+    }
+
+    /** A run from the start that dies (every retry too) in the round that begins at {@code step}. */
+    private void stopsAtStep(long step, ModelConfig model, TrainConfig train, List<WorkerShard> data,
+                                    LabelledWindows validation, AveragingTrainer.Listener listener) {
+        AveragingRound.beforeRoundForTests = (worker, roundStep) -> {
+            if (roundStep >= step) {
+                throw new IllegalStateException("injected: the run stops at step " + step);
+            }
+        };
+        try {
+            org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> new AveragingTrainer(model, train)
+                    .fit(spark, spark.parallelize(data, 2).cache(), start(model), validation, listener));
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
     }
 }

@@ -161,7 +161,9 @@ public final class LocalSteps {
                 }
                 labels[row] = data.labels()[index];
             }
-            augmentation.apply(symbols, t, java.util.Arrays.copyOfRange(indices, from, to), step);
+            if (augmentation.share() > 0) {
+                augmentation.apply(symbols, t, java.util.Arrays.copyOfRange(indices, from, to), step);
+            }
             return new Batch(Nd4j.createFromArray(symbols).reshape(b, t).castTo(DataType.INT32),
                     Nd4j.createFromArray(labels).castTo(DataType.INT32));
         }
