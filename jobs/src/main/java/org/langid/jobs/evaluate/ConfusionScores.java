@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.IntFunction;
+import org.langid.model.data.Mix64;
 
 /**
  * A confusion matrix of true languages (rows) against predicted labels (columns: the
@@ -85,12 +86,9 @@ public final class ConfusionScores {
     private record Example(long rank, int index, String text) {
     }
 
-    /** SplitMix64's finaliser: a fixed, well-spread order of the items. */
+    /** A fixed, well-spread order of the items. */
     private static long rank(long index) {
-        long z = index * 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return (z ^ (z >>> 31)) >>> 1;
+        return Mix64.mix(index * 0x9E3779B97F4A7C15L) >>> 1;
     }
 
     public List<String> predictedLabels() {

@@ -59,12 +59,8 @@ public final class SentenceSplitter implements java.io.Serializable {
         return u < trainFraction + validationFraction ? Split.VALIDATION : Split.TEST;
     }
 
-    /** A uniform number in [0, 1) from an id and a seed (SplitMix64 finaliser). */
+    /** A uniform number in [0, 1) from an id and a seed ({@link Mix64}). */
     static double uniform(long id, long seed) {
-        long z = id ^ (seed * 0x9E3779B97F4A7C15L);
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        z = z ^ (z >>> 31);
-        return (z >>> 11) * 0x1.0p-53;
+        return Mix64.unit(id ^ (seed * 0x9E3779B97F4A7C15L));
     }
 }

@@ -1,6 +1,7 @@
 package org.langid.model.train;
 
 import java.io.Serializable;
+import org.langid.model.data.Mix64;
 import org.langid.model.text.Vocabulary;
 
 /**
@@ -55,13 +56,9 @@ public record CaseAugmentation(double share, long seed) implements Serializable 
         }
     }
 
-    /** A uniform double in [0, 1) from a hash of the three keys (SplitMix64's finaliser). */
+    /** A uniform double in [0, 1) from a hash of the three keys ({@link Mix64}). */
     static double uniform(long seed, long step, long windowId) {
-        long z = seed * 0x9E3779B97F4A7C15L + step * 0xC2B2AE3D27D4EB4FL + windowId * 0x165667B19E3779F9L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        z = z ^ (z >>> 31);
-        return (z >>> 11) * 0x1.0p-53;
+        return Mix64.unit(seed * 0x9E3779B97F4A7C15L + step * 0xC2B2AE3D27D4EB4FL + windowId * 0x165667B19E3779F9L);
     }
 
     /** Vocabulary index → index of the same letter in upper (or lower) case; itself for symbols without case. */
