@@ -25,8 +25,13 @@ public final class DetectorOptions {
             description = "Windows per model call. Default: ${DEFAULT-VALUE}.")
     int batch;
 
+    @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    boolean foldCapitals;
+
     LanguageDetector.Options options() {
-        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors());
+        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors(), foldCapitals);
     }
 
     /** The artefact directory loaded (for a registry: its current version's), set by {@link #load}. */

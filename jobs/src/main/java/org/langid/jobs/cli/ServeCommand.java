@@ -42,12 +42,17 @@ public final class ServeCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     int stride;
 
+    @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    boolean foldCapitals;
+
     public ServeCommand() {
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        DetectionServer server = DetectionServer.start(model, new Configuration(), LanguageDetector.Options.defaults().withStride(stride),
+        DetectionServer server = DetectionServer.start(model, new Configuration(), LanguageDetector.Options.defaults().withStride(stride).withFoldCapitals(foldCapitals),
                 host, port, new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +48,7 @@ class ReleasedModelTest {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
-        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9544, sentences 0.9974
+        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9546, sentences 0.9974
         // (deterministic for a given BLAS; Surefire's threading may move the last digit).
         assertTrue(windows >= WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
@@ -69,8 +73,38 @@ class ReleasedModelTest {
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on UDHR (second genre): windows %.4f, sentences %.4f%n", windows, sentences);
         assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of UDHR's sentences");
-        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9329, sentences 0.9964
-        // (555 of 557); the thresholds allow one more sentence and half a point of windows.
+        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9339, sentences 1.0
+        // (557 of 557; 555 with capitals read as written); the thresholds allow three sentences and half a point of windows.
+        assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, "window accuracy " + windows);
+        assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
+    }
+
+    /**
+     * Text in capitals, which the training corpus has almost none of: UDHR upper-cased. The
+     * detector reads windows in capitals in lower case (CaseFolding); with them read as written
+     * this release scores 30.2% of windows and 41.5% of sentences here, Lingua 88.9% and 100%.
+     */
+    @Test
+    void theReleasedModelReadsTextInCapitals(@TempDir Path temp) throws IOException {
+        Path capitals = Files.createDirectories(temp.resolve("udhr-capitals"));
+        try (Stream<Path> files = Files.list(SECOND_GENRE)) {
+            for (Path file : files.toList()) {
+                Files.writeString(capitals.resolve(file.getFileName()), Files.readString(file).toUpperCase(Locale.ROOT));
+            }
+        }
+        Configuration conf = new Configuration();
+        LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), conf, LanguageDetector.Options.defaults());
+        String prepared = temp.resolve("prepared").toString();
+        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(capitals.toString()), prepared, false);
+
+        ObjectNode report = EvaluateJob.run(SparkTestSession.get(), detector, ModelRegistry.resolve(RELEASE.toString(), conf),
+                new EvaluateJob.Data(prepared + "/windows", prepared + "/sentences", prepared, null, 0, 0),
+                List.of(new ModelCandidate(detector, 2)));
+        double windows = report.at("/detectors/0/windows/accuracy").asDouble();
+        double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
+        System.out.printf("released model on UDHR in capitals: windows %.4f, sentences %.4f%n", windows, sentences);
+        assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of UDHR's sentences");
+        // Measured (./langid evaluate on the upper-cased UDHR): windows 0.9314, sentences 1.0.
         assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
     }

@@ -16,6 +16,7 @@ import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.model.text.CaseFolding;
 import org.langid.model.text.TextNormalizer;
 import org.langid.model.text.Vocabulary;
 import org.langid.model.train.StepArena;
@@ -26,7 +27,8 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * Detects the language of any string with a model artefact: normalise as training did, cut
  * windows of the model's length every {@code stride} characters (always including the last
- * one), classify them in batches, and combine the windows' log-probabilities.
+ * one), classify them in batches, and combine the windows' log-probabilities. A window in
+ * capitals is read in lower case unless {@link Options#foldCapitals} is off.
  *
  * <p>Combining: the mean of the windows' log-probabilities per language, renormalised (a
  * geometric mean of the window distributions). Not the sum: overlapping windows share most of
@@ -47,8 +49,9 @@ public final class LanguageDetector {
      * @param maxWindowsPerText longer texts get this many windows spread evenly over them, bounding the cost of a line
      * @param batchSize         windows per graph call
      * @param concurrency       graph copies, i.e. callers served at once
+     * @param foldCapitals      read windows in capitals in lower case ({@link CaseFolding#foldCapitalWindows})
      */
-    public record Options(int stride, int maxWindowsPerText, int batchSize, int concurrency) {
+    public record Options(int stride, int maxWindowsPerText, int batchSize, int concurrency, boolean foldCapitals) {
 
         public Options {
             if (stride < 1 || maxWindowsPerText < 1 || batchSize < 1 || concurrency < 1) {
@@ -56,12 +59,21 @@ public final class LanguageDetector {
             }
         }
 
+        /** Capitals folded. */
+        public Options(int stride, int maxWindowsPerText, int batchSize, int concurrency) {
+            this(stride, maxWindowsPerText, batchSize, concurrency, true);
+        }
+
         public static Options defaults() {
             return new Options(1, 256, 2048, Runtime.getRuntime().availableProcessors());
         }
 
         public Options withStride(int stride) {
-            return new Options(stride, maxWindowsPerText, batchSize, concurrency);
+            return new Options(stride, maxWindowsPerText, batchSize, concurrency, foldCapitals);
+        }
+
+        public Options withFoldCapitals(boolean foldCapitals) {
+            return new Options(stride, maxWindowsPerText, batchSize, concurrency, foldCapitals);
         }
     }
 
@@ -297,7 +309,11 @@ public final class LanguageDetector {
     private record PooledGraph(SameDiff sd, StepArena arena) {
     }
 
+    /** Runs the graph on (rows, T) symbols, which it may change in place (capitals folded). */
     private Map<String, INDArray> run(int[] symbols, int rows, List<String> outputs) {
+        if (options.foldCapitals()) {
+            CaseFolding.foldCapitalWindows(symbols, window);
+        }
         PooledGraph graph = borrow();
         try {
             Map<String, INDArray> feed = new HashMap<>();

@@ -2,7 +2,7 @@ package org.langid.model.train;
 
 import java.io.Serializable;
 import org.langid.model.data.Mix64;
-import org.langid.model.text.Vocabulary;
+import org.langid.model.text.CaseFolding;
 
 /**
  * Shows a share of the training windows in all capitals or all lower case, half each. Text in
@@ -20,9 +20,6 @@ public record CaseAugmentation(double share, long seed) implements Serializable 
 
     /** No change. */
     public static final CaseAugmentation NONE = new CaseAugmentation(0, 0);
-
-    private static final int[] UPPER = caseMap(true);
-    private static final int[] LOWER = caseMap(false);
 
     public CaseAugmentation {
         if (!(share >= 0 && share <= 1)) {
@@ -47,11 +44,9 @@ public record CaseAugmentation(double share, long seed) implements Serializable 
             if (draw >= share) {
                 continue;
             }
-            int[] map = draw < share / 2 ? UPPER : LOWER;
+            boolean upper = draw < share / 2;
             for (int j = row * windowLength, end = j + windowLength; j < end; j++) {
-                if (symbols[j] < map.length) {
-                    symbols[j] = map[symbols[j]];
-                }
+                symbols[j] = upper ? CaseFolding.toUpper(symbols[j]) : CaseFolding.toLower(symbols[j]);
             }
         }
     }
@@ -59,16 +54,5 @@ public record CaseAugmentation(double share, long seed) implements Serializable 
     /** A uniform double in [0, 1) from a hash of the three keys ({@link Mix64}). */
     static double uniform(long seed, long step, long windowId) {
         return Mix64.unit(seed * 0x9E3779B97F4A7C15L + step * 0xC2B2AE3D27D4EB4FL + windowId * 0x165667B19E3779F9L);
-    }
-
-    /** Vocabulary index → index of the same letter in upper (or lower) case; itself for symbols without case. */
-    private static int[] caseMap(boolean upper) {
-        int[] map = new int[Vocabulary.SIZE];
-        for (int i = 0; i < map.length; i++) {
-            char symbol = Vocabulary.symbolAt(i);
-            char changed = upper ? Character.toUpperCase(symbol) : Character.toLowerCase(symbol);
-            map[i] = Vocabulary.contains(changed) ? Vocabulary.indexOf(changed) : i;
-        }
-        return map;
     }
 }

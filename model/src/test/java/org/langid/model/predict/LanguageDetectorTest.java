@@ -138,6 +138,34 @@ class LanguageDetectorTest {
     }
 
     @Test
+    void aWindowInCapitalsIsReadInLowerCaseUnlessFoldingIsOff() {
+        // Every window of this text is in capitals: read exactly as its lower-case form.
+        assertArrayEquals(probabilities(detector.detect("DECLARATION UNIVERSELLE DES DROITS")),
+                probabilities(detector.detect("declaration universelle des droits")), 1e-6);
+        assertArrayEquals(reference("hej! hur mar du!"), probabilities(detector.detect("HEJ! HUR MÅR DU!")), 1e-5);
+        // A window with a small letter keeps its capitals, as training saw them.
+        assertArrayEquals(reference("The UN and the E"), probabilities(detector.detect("The UN and the E")), 1e-5);
+
+        LanguageDetector asWritten = new LanguageDetector(
+                org.langid.model.artefact.ModelArtefact.load(ModelRegistry.resolve(registryDir.toString(), CONF), CONF),
+                new LanguageDetector.Options(1, 64, 7, 1).withFoldCapitals(false));
+        assertArrayEquals(reference("HEJ! HUR MAR DU!"), probabilities(asWritten.detect("HEJ! HUR MÅR DU!")), 1e-5);
+        // Prepared windows (evaluate's path) follow the same option.
+        byte[] capitals = Vocabulary.encode("HEJ! HUR MAR DU!");
+        float[] folded = detector.windowProbabilities(capitals);
+        assertArrayEquals(reference("hej! hur mar du!"), toDoubles(folded), 1e-5);
+        assertArrayEquals(reference("HEJ! HUR MAR DU!"), toDoubles(asWritten.windowProbabilities(capitals)), 1e-5);
+    }
+
+    private static double[] toDoubles(float[] values) {
+        double[] out = new double[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i];
+        }
+        return out;
+    }
+
+    @Test
     void analysisGivesEachWindowsAttentionOverItsRealCharacters() {
         LanguageDetector.Analysis analysis = detector.analyse("Hej! Hur mår du idag?", 3);
         assertEquals(3, analysis.windows().size());
