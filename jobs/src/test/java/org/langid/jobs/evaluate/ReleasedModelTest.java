@@ -37,14 +37,7 @@ class ReleasedModelTest {
 
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSampleTestSplit(@TempDir Path temp) {
-        Configuration conf = new Configuration();
-        LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), conf, LanguageDetector.Options.defaults());
-        assertEquals(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"), detector.languages());
-        String prepared = temp.resolve("prepared").toString();
-        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(SAMPLE.toString()), prepared, false);
-
-        ObjectNode report = EvaluateJob.run(SparkTestSession.get(), detector, ModelRegistry.resolve(RELEASE.toString(), conf),
-                EvaluateJob.Data.ofPrepared(prepared, "test", 0, 0), List.of(new ModelCandidate(detector, 2)));
+        ObjectNode report = scoreRelease(SAMPLE, temp, true);
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
@@ -61,22 +54,9 @@ class ReleasedModelTest {
      */
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSecondGenre(@TempDir Path temp) {
-        Configuration conf = new Configuration();
-        LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), conf, LanguageDetector.Options.defaults());
-        String prepared = temp.resolve("udhr").toString();
-        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(SECOND_GENRE.toString()), prepared, false);
-
-        ObjectNode report = EvaluateJob.run(SparkTestSession.get(), detector, ModelRegistry.resolve(RELEASE.toString(), conf),
-                new EvaluateJob.Data(prepared + "/windows", prepared + "/sentences", prepared, null, 0, 0),
-                List.of(new ModelCandidate(detector, 2)));
-        double windows = report.at("/detectors/0/windows/accuracy").asDouble();
-        double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
-        System.out.printf("released model on UDHR (second genre): windows %.4f, sentences %.4f%n", windows, sentences);
-        assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of UDHR's sentences");
         // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9339, sentences 1.0
         // (557 of 557; 555 with capitals read as written); the thresholds allow three sentences and half a point of windows.
-        assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, "window accuracy " + windows);
-        assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
+        assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(SECOND_GENRE, temp, false), "UDHR (second genre)");
     }
 
     /**
@@ -92,20 +72,30 @@ class ReleasedModelTest {
                 Files.writeString(capitals.resolve(file.getFileName()), Files.readString(file).toUpperCase(Locale.ROOT));
             }
         }
+        // Measured (./langid evaluate on the upper-cased UDHR): windows 0.9314, sentences 1.0.
+        assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(capitals, temp, false), "UDHR in capitals");
+    }
+
+    /** Prepares a corpus and scores the release on its test split, or on all of it. */
+    private static ObjectNode scoreRelease(Path corpus, Path temp, boolean testSplitOnly) {
         Configuration conf = new Configuration();
         LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), conf, LanguageDetector.Options.defaults());
+        assertEquals(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"), detector.languages());
         String prepared = temp.resolve("prepared").toString();
-        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(capitals.toString()), prepared, false);
-
-        ObjectNode report = EvaluateJob.run(SparkTestSession.get(), detector, ModelRegistry.resolve(RELEASE.toString(), conf),
-                new EvaluateJob.Data(prepared + "/windows", prepared + "/sentences", prepared, null, 0, 0),
+        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(corpus.toString()), prepared, false);
+        EvaluateJob.Data data = testSplitOnly
+                ? EvaluateJob.Data.ofPrepared(prepared, "test", 0, 0)
+                : new EvaluateJob.Data(prepared + "/windows", prepared + "/sentences", prepared, null, 0, 0);
+        return EvaluateJob.run(SparkTestSession.get(), detector, ModelRegistry.resolve(RELEASE.toString(), conf), data,
                 List.of(new ModelCandidate(detector, 2)));
+    }
+
+    private static void assertAllOfUdhrAboveTheSecondGenreThresholds(ObjectNode report, String what) {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
-        System.out.printf("released model on UDHR in capitals: windows %.4f, sentences %.4f%n", windows, sentences);
+        System.out.printf("released model on %s: windows %.4f, sentences %.4f%n", what, windows, sentences);
         assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of UDHR's sentences");
-        // Measured (./langid evaluate on the upper-cased UDHR): windows 0.9314, sentences 1.0.
-        assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, "window accuracy " + windows);
-        assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
+        assertTrue(windows >= SECOND_GENRE_WINDOWS_THRESHOLD, what + ": window accuracy " + windows);
+        assertTrue(sentences >= SECOND_GENRE_SENTENCES_THRESHOLD, what + ": sentence accuracy " + sentences);
     }
 }
