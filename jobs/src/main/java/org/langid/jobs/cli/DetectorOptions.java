@@ -25,9 +25,13 @@ public final class DetectorOptions {
             description = "Windows per model call. Default: ${DEFAULT-VALUE}.")
     int batch;
 
+    /** Shared with {@link ServeCommand}, which takes its detector options on its own. */
+    static final String FOLD_CAPITALS_DESCRIPTION =
+            "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
+                    + "Default: ${DEFAULT-VALUE}.";
+
     @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
-                    + "Default: ${DEFAULT-VALUE}.")
+            description = FOLD_CAPITALS_DESCRIPTION)
     boolean foldCapitals;
 
     LanguageDetector.Options options() {

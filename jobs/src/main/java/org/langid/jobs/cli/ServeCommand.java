@@ -43,8 +43,7 @@ public final class ServeCommand implements Callable<Integer> {
     int stride;
 
     @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
-                    + "Default: ${DEFAULT-VALUE}.")
+            description = DetectorOptions.FOLD_CAPITALS_DESCRIPTION)
     boolean foldCapitals;
 
     public ServeCommand() {
