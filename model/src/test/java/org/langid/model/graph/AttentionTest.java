@@ -138,8 +138,7 @@ class AttentionTest {
             bv[i] = sd.constant(Nd4j.createFromArray(b[i]));
         }
         Attention.Result r = Attention.multiHead(sd, "mha", sd.constant(Nd4j.create(xq)), sd.constant(Nd4j.create(xkv)),
-                tq, tk, d, heads, new Attention.MultiHeadWeights(wv[0], bv[0], wv[1], bv[1], wv[2], bv[2], wv[3], bv[3]), null, true,
-                sd.constant(Nd4j.ones(DataType.DOUBLE, tq, 1)), sd.constant(Nd4j.ones(DataType.DOUBLE, tk, 1)));
+                tq, tk, d, heads, new Attention.MultiHeadWeights(wv[0], bv[0], wv[1], bv[1], wv[2], bv[2], wv[3], bv[3]), null, true);
         double[][] actual = sd.output(new HashMap<>(), r.output().name()).get(r.output().name()).toDoubleMatrix();
 
         double[][] q = Reference.linear(xq, w[0], b[0]);
