@@ -60,6 +60,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--profile-ops", description = "After timing, profile 5 steps with ND4J's op profiler and print the time per op type.")
         boolean profileOps;
 
+        @Option(names = "--trace", paramLabel = "FILE",
+                description = "After timing, record 5 steps with SameDiff's ProfilingListener into FILE (Chrome-trace JSON of "
+                        + "native op times; bench/profile-summary.py summarises it).")
+        String traceFile;
+
         @Mixin
         ProfileOptions profile;
 
@@ -116,6 +121,9 @@ public final class BenchCommand implements Runnable {
             if (profileOps) {
                 printOpProfile(steps, batches);
             }
+            if (traceFile != null) {
+                recordTrace(steps, batches, traceFile);
+            }
             Collections.sort(rates);
             System.out.printf("intervals: %d, min %.0f, max %.0f samples/s%n", rates.size(), rates.get(0), rates.get(rates.size() - 1));
             System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
@@ -164,6 +172,20 @@ public final class BenchCommand implements Runnable {
             } finally {
                 session.stop();
             }
+        }
+
+        /** Five steps under SameDiff's ProfilingListener, written as Chrome-trace JSON. */
+        private static void recordTrace(LocalSteps steps, List<LocalSteps.Batch> batches, String file) {
+            java.io.File out = new java.io.File(file);
+            if (out.exists() && !out.delete()) {
+                throw new IllegalArgumentException("--trace " + file + " exists and cannot be replaced");
+            }
+            steps.addListener(org.nd4j.autodiff.listeners.profiler.ProfilingListener.builder(out).recordAll().build());
+            for (int i = 0; i < 5; i++) {
+                LocalSteps.Batch b = batches.get(i % batches.size());
+                steps.step(b.windows(), b.labels());
+            }
+            System.out.println("trace: 5 steps in " + out.getAbsolutePath());
         }
 
         /** Time by op type over 5 profiled steps (ND4J's OpProfiler table: op, share, milliseconds). */

@@ -29,6 +29,11 @@ public final class SparkOptions {
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
         // Small local jobs: the default 200 shuffle partitions would be mostly empty tasks.
         conf.setIfMissing("spark.sql.shuffle.partitions", conf.get("spark.master").startsWith("local") ? "8" : "200");
+        // ND4J's OpenMP and BLAS pools are sized from OMP_NUM_THREADS once, when an executor
+        // JVM loads them; each training worker is one single-threaded task per core. Executors
+        // that a cluster manager launches get the setting here, whoever submitted the job.
+        conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", "1");
+        conf.setIfMissing("spark.executorEnv.OMP_WAIT_POLICY", "PASSIVE");
         for (String setting : sparkConf) {
             int eq = setting.indexOf('=');
             if (eq <= 0) {

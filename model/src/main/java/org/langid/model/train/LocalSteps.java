@@ -81,6 +81,11 @@ public final class LocalSteps {
         return state;
     }
 
+    /** Adds a SameDiff listener to the training graph (e.g. a ProfilingListener, for bench train --trace). */
+    public void addListener(org.nd4j.autodiff.listeners.Listener listener) {
+        sd.addListeners(listener);
+    }
+
     /** One step on the windows {@code indices[from, to)} of {@code data}, augmented; returns the minibatch loss. */
     public double step(LabelledWindows data, int[] indices, int from, int to) {
         Batch batch = Batch.of(data, indices, from, to, augmentation, state.step);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Where a training step's time goes, SameDiff against the PyTorch reference, one thread each:
+#   1. SameDiff's ProfilingListener: native time per op type and per op instance (bench/profile-summary.py);
+#   2. JFR on the same run: how the JVM's samples split between native ops, allocation and Java;
+#   3. PyTorch's profiler on bench/pytorch/train_bench.py, same model and batch.
+#   bench/profile.sh [BATCH ...]        default: 256 1024.  Results: bench/PROFILE.md.
+# Run on an otherwise idle machine; about 2 minutes per batch size.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+batches=("${@:-256 1024}")
+# shellcheck disable=SC2206
+batches=(${batches[*]})
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+"$home/bench/pytorch/setup.sh" >/dev/null
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo 'no AVX-512')"
+for batch in "${batches[@]}"; do
+  echo
+  echo "=== SameDiff, batch $batch, one native thread"
+  LANGID_JAVA_OPTS="-XX:StartFlightRecording=filename=$out/steps-$batch.jfr,settings=profile" \
+    "$home/langid" bench train --trainer local --batch "$batch" --seconds 10 --warmup-seconds 5 \
+    --trace "$out/trace-$batch.json" 2>/dev/null | grep -E '^samples/s'
+  sleep 2   # the listener writes asynchronously
+  /usr/bin/python3 "$home/bench/profile-summary.py" "$out/trace-$batch.json" 5 15
+  echo
+  echo "--- JFR, whole run (warm-up included): where the main thread's samples fall"
+  jfr print --stack-depth 1 --events jdk.ExecutionSample,jdk.NativeMethodSample "$out/steps-$batch.jfr" \
+    | /usr/bin/python3 -c '
+import collections, re, sys
+top = collections.Counter()
+for frame in re.findall(r"stackTrace = \[\s*\n\s*([\w.$<>]+)", sys.stdin.read()):
+    top["native op (Nd4jCpu.exec*)" if ".exec" in frame and "Nd4jCpu" in frame
+        else "native buffer allocation" if "allocateDataBuffer" in frame
+        else "other native call" if "Nd4jCpu" in frame or "javacpp" in frame
+        else "Java"] += 1
+total = sum(top.values())
+for name, n in top.most_common():
+    print(f"  {name:<30} {100 * n / total:5.1f}% of {total} samples")'
+  echo
+  echo "=== PyTorch, batch $batch, one thread (profiler on 10 steps: its own overhead inflates the times)"
+  /usr/bin/python3 "$home/bench/pytorch/train_bench.py" --batch "$batch" --seconds 10 --threads 1 --padding-mask \
+    --profile-steps 10 --profile-top 12 2>/dev/null | grep -E 'Name|aten::|Self CPU time|^samples/s'
+done
