@@ -61,9 +61,27 @@ public final class AveragingRound {
     private AveragingRound() {
     }
 
-    /** The shuffled visiting order of a worker's shard in an epoch. */
+    /**
+     * The shuffled visiting order of a worker's shard in an epoch (shared, not to be modified).
+     * A function of (size, seed, worker, epoch) only, so it is computed once per epoch and kept
+     * on the executor: shuffled afresh every round, a full-corpus shard (6.6 M windows) cost
+     * 120 ms and a 27 MB allocation each round, a fifth of a round's time.
+     */
     static int[] order(WorkerShard shard, long seed, int epoch) {
-        return Shuffle.permutation(shard.size(), seed + 7919L * shard.worker(), epoch);
+        long workerSeed = seed + 7919L * shard.worker();
+        Order cached = ORDERS.get(shard.worker());
+        if (cached != null && cached.size() == shard.size() && cached.seed() == workerSeed && cached.epoch() == epoch) {
+            return cached.order();
+        }
+        int[] order = Shuffle.permutation(shard.size(), workerSeed, epoch);
+        ORDERS.put(shard.worker(), new Order(shard.size(), workerSeed, epoch, order));
+        return order;
+    }
+
+    /** The latest visiting order computed for each worker on this executor. */
+    private static final java.util.concurrent.ConcurrentHashMap<Integer, Order> ORDERS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record Order(int size, long seed, int epoch, int[] order) {
     }
 
     /** Tests only: called at the start of every round task with (worker, step); may throw to simulate a lost task. */

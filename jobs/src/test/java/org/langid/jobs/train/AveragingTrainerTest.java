@@ -77,6 +77,23 @@ class AveragingTrainerTest {
     }
 
     @Test
+    void eachWorkerVisitsItsShardInTheEpochsOrderComputedOncePerEpoch() {
+        WorkerShard first = shard(0, 500, 1);
+        WorkerShard second = shard(1, 500, 2);
+        long seed = 12345;
+        int[] epoch0 = AveragingRound.order(first, seed, 0);
+        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed, 0), epoch0, "worker 0, epoch 0");
+        assertTrue(epoch0 == AveragingRound.order(first, seed, 0), "later rounds of the epoch reuse the order");
+        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed + 7919, 0), AveragingRound.order(second, seed, 0),
+                "worker 1 has its own order");
+        int[] epoch1 = AveragingRound.order(first, seed, 1);
+        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed, 1), epoch1, "a new epoch, a new order");
+        assertFalse(java.util.Arrays.equals(epoch0, epoch1));
+        assertArrayEquals(org.langid.model.train.Shuffle.permutation(400, seed, 1), AveragingRound.order(shard(0, 400, 3), seed, 1),
+                "a shard of another size is not served a stale order");
+    }
+
+    @Test
     void oneWorkerAveragingEveryStepIsTheLocalTrainer() {
         ModelConfig model = model();
         TrainConfig train = new TrainConfig();
