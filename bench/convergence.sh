@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Convergence at full size: 2 workers (parameter averaging) against 1 worker on the same samples,
 # the comparison jobs/src/test/.../train/ConvergenceTest runs in CI on half of the sample's
-# training sentences (early in training, with its own thresholds). Here: the whole committed sample (data/sample/libreoffice, 1,055,943 training windows), default model,
-# one epoch each: the local trainer at batch 256 (4,125 steps), and the Spark trainer with
-# 2 workers of batch 128 averaging every 5 steps (local[2]). Prints both validation accuracies
-# (130,332 windows) and the gap. README, convergence section: 90.84% against 90.35% (gap 0.49
-# points) through ./langid; the issue asks for a gap within 1 point.
+# training sentences (early in training, with its own thresholds). Here: the whole committed
+# sample (data/sample/libreoffice, 1,055,943 training windows), default model, one epoch each:
+# the local trainer at batch 256 (4,125 steps), and the Spark trainer with 2 workers of batch
+# 128 averaging every 5 steps (local[2]). Prints both validation accuracies (130,332 windows)
+# and the gap. README, convergence section: 90.84% against 90.35% (gap 0.49 points) through
+# ./langid; the issue asks for a gap within 1 point.
 #
-# Takes about 17-20 minutes on an idle 2-core machine (not timed as a script: estimated from the
-# CI test it replaces, which ran this comparison in 17 minutes alone and 23-25 in a full CI run).
+# Takes roughly 10 minutes on an idle 2-core machine with the oneDNN build. That is an estimate,
+# not a timing of this script: twice the training of ConvergenceTest (4.5 minutes in all) plus
+# validation on four times its windows. As a Surefire test on the plain build without
+# OMP_NUM_THREADS=1 this comparison took 17 minutes alone and 23-25 in a full CI run.
 # Run it on an otherwise idle machine; it uses both cores.
 #   bench/convergence.sh [WORK_DIR]     default WORK_DIR: work/bench-convergence (replaced)
 set -euo pipefail
