@@ -174,6 +174,14 @@ public final class BenchCommand implements Runnable {
             }
         }
 
+        /** {@code count} steps on the pool's batches, from its first. */
+        private static void takeSteps(LocalSteps steps, List<LocalSteps.Batch> batches, int count) {
+            for (int i = 0; i < count; i++) {
+                LocalSteps.Batch b = batches.get(i % batches.size());
+                steps.step(b.windows(), b.labels());
+            }
+        }
+
         /** Five steps under SameDiff's ProfilingListener, written as Chrome-trace JSON. */
         private static void recordTrace(LocalSteps steps, List<LocalSteps.Batch> batches, String file) {
             java.io.File out = new java.io.File(file);
@@ -181,10 +189,7 @@ public final class BenchCommand implements Runnable {
                 throw new IllegalArgumentException("--trace " + file + " exists and cannot be replaced");
             }
             steps.addListener(org.nd4j.autodiff.listeners.profiler.ProfilingListener.builder(out).recordAll().build());
-            for (int i = 0; i < 5; i++) {
-                LocalSteps.Batch b = batches.get(i % batches.size());
-                steps.step(b.windows(), b.labels());
-            }
+            takeSteps(steps, batches, 5);
             System.out.println("trace: 5 steps in " + out.getAbsolutePath());
         }
 
@@ -194,10 +199,7 @@ public final class BenchCommand implements Runnable {
             Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().checkElapsedTime(true).build());
             OpProfiler.getInstance().reset();
             long started = System.nanoTime();
-            for (int i = 0; i < profiled; i++) {
-                LocalSteps.Batch b = batches.get(i % batches.size());
-                steps.step(b.windows(), b.labels());
-            }
+            takeSteps(steps, batches, profiled);
             double millis = (System.nanoTime() - started) / 1e6;
             Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
             System.out.printf("op profile: %d steps, %.0f ms a step (profiled); time by op over the %d steps:%n", profiled, millis / profiled, profiled);

@@ -70,18 +70,18 @@ public final class AveragingRound {
     static int[] order(WorkerShard shard, long seed, int epoch) {
         long workerSeed = seed + 7919L * shard.worker();
         Order cached = ORDERS.get(shard.worker());
-        if (cached != null && cached.size() == shard.size() && cached.seed() == workerSeed && cached.epoch() == epoch) {
+        if (cached != null && cached.order().length == shard.size() && cached.seed() == workerSeed && cached.epoch() == epoch) {
             return cached.order();
         }
         int[] order = Shuffle.permutation(shard.size(), workerSeed, epoch);
-        ORDERS.put(shard.worker(), new Order(shard.size(), workerSeed, epoch, order));
+        ORDERS.put(shard.worker(), new Order(workerSeed, epoch, order));
         return order;
     }
 
     /** The latest visiting order computed for each worker on this executor. */
     private static final java.util.concurrent.ConcurrentHashMap<Integer, Order> ORDERS = new java.util.concurrent.ConcurrentHashMap<>();
 
-    private record Order(int size, long seed, int epoch, int[] order) {
+    private record Order(long seed, int epoch, int[] order) {
     }
 
     /** Tests only: called at the start of every round task with (worker, step); may throw to simulate a lost task. */

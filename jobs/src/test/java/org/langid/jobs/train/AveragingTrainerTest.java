@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -15,6 +16,7 @@ import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.Shuffle;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -82,14 +84,14 @@ class AveragingTrainerTest {
         WorkerShard second = shard(1, 500, 2);
         long seed = 12345;
         int[] epoch0 = AveragingRound.order(first, seed, 0);
-        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed, 0), epoch0, "worker 0, epoch 0");
+        assertArrayEquals(Shuffle.permutation(500, seed, 0), epoch0, "worker 0, epoch 0");
         assertTrue(epoch0 == AveragingRound.order(first, seed, 0), "later rounds of the epoch reuse the order");
-        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed + 7919, 0), AveragingRound.order(second, seed, 0),
+        assertArrayEquals(Shuffle.permutation(500, seed + 7919, 0), AveragingRound.order(second, seed, 0),
                 "worker 1 has its own order");
         int[] epoch1 = AveragingRound.order(first, seed, 1);
-        assertArrayEquals(org.langid.model.train.Shuffle.permutation(500, seed, 1), epoch1, "a new epoch, a new order");
-        assertFalse(java.util.Arrays.equals(epoch0, epoch1));
-        assertArrayEquals(org.langid.model.train.Shuffle.permutation(400, seed, 1), AveragingRound.order(shard(0, 400, 3), seed, 1),
+        assertArrayEquals(Shuffle.permutation(500, seed, 1), epoch1, "a new epoch, a new order");
+        assertFalse(Arrays.equals(epoch0, epoch1));
+        assertArrayEquals(Shuffle.permutation(400, seed, 1), AveragingRound.order(shard(0, 400, 3), seed, 1),
                 "a shard of another size is not served a stale order");
     }
 
@@ -146,7 +148,7 @@ class AveragingTrainerTest {
         train.caseAugmentation = 0;
         TrainingState plain = new AveragingTrainer(model, train)
                 .fit(spark, spark.parallelize(data, 2).cache(), start(model), data.get(0).windows(LANGUAGES)).state();
-        assertFalse(java.util.Arrays.equals(plain.parameters.toFloatVector(), undisturbed.parameters.toFloatVector()),
+        assertFalse(Arrays.equals(plain.parameters.toFloatVector(), undisturbed.parameters.toFloatVector()),
                 "the augmentation reached the workers' minibatches");
     }
 

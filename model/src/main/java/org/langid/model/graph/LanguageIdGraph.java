@@ -137,7 +137,7 @@ public final class LanguageIdGraph {
                 x = x.add(dropout(attended.output(), training));                                       // (B·T, d)
                 SDVariable hidden = relu(Attention.linear(sd,
                         layerNorm(x, p.get(b + "ln2/gain"), p.get(b + "ln2/bias"), positionOnes),
-                        p.get(b + "ffn/w1"), p.get(b + "ffn/b1")));                      // (B·T, ffn)
+                        p.get(b + "ffn/w1"), p.get(b + "ffn/b1")));                                        // (B·T, ffn)
                 x = x.add(dropout(Attention.linear(sd, hidden, p.get(b + "ffn/w2"), p.get(b + "ffn/b2")),
                         training));                                                                     // (B·T, d)
             }
