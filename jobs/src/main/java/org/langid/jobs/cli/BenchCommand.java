@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 /** {@code langid bench}: throughput measurements (figures in the README come from here). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks. Each prints what it measured and, as its last line, the figure.",
-        subcommands = {BenchCommand.Train.class, BenchCommand.Predict.class})
+        subcommands = {BenchCommand.Train.class, BenchCommand.Predict.class, BenchCommand.Windows.class})
 public final class BenchCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -260,6 +260,53 @@ public final class BenchCommand implements Runnable {
             System.out.printf(java.util.Locale.ROOT, "%-14s %12.0f %9.2f%%%n", "lingua-1.2.2", lingua.get("per_second").asDouble(),
                     100 * lingua.get("accuracy").asDouble());
             System.out.printf(java.util.Locale.ROOT, "speedup: %.1f%n", ours.get("per_second").asDouble() / lingua.get("per_second").asDouble());
+            return 0;
+        }
+    }
+
+    @Command(name = "windows", mixinStandardHelpOptions = true,
+            description = "Writes a prepared split's windows as text, one per line: 'language<TAB>window' (the seeded sample "
+                    + "evaluate scores), so that other detectors can be run on exactly the windows ours sees.")
+    static final class Windows implements Callable<Integer> {
+
+        @Option(names = {"-i", "--input"}, required = true, paramLabel = "DIR", description = "Output directory of langid prepare.")
+        String prepared;
+
+        @Option(names = "--split", defaultValue = "test", description = "Default: ${DEFAULT-VALUE}.")
+        String split;
+
+        @Option(names = "--windows", defaultValue = "0", description = "Seeded random sample of this many windows; 0: all. Default: ${DEFAULT-VALUE}.")
+        int windows;
+
+        @Option(names = "--languages", split = ",", defaultValue = "en,de,fr,es,it,pt,nl,sv", description = "Default: ${DEFAULT-VALUE}.")
+        List<String> languages;
+
+        @Option(names = "--window", defaultValue = "16", description = "Window length. Default: ${DEFAULT-VALUE}.")
+        int window;
+
+        @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "Local text file to write.")
+        java.nio.file.Path output;
+
+        @Mixin
+        SparkOptions sparkOptions;
+
+        @Override
+        public Integer call() throws java.io.IOException {
+            var spark = sparkOptions.start("langid bench windows");
+            org.langid.model.train.LabelledWindows chosen;
+            try {
+                chosen = org.langid.jobs.evaluate.EvaluateJob.sample(org.langid.jobs.train.WindowsReader.readPath(spark,
+                        prepared + "/windows/split=" + split, languages, window), windows);
+            } finally {
+                spark.stop();
+            }
+            try (var out = java.nio.file.Files.newBufferedWriter(output, java.nio.charset.StandardCharsets.UTF_8)) {
+                for (int i = 0; i < chosen.size(); i++) {
+                    byte[] symbols = java.util.Arrays.copyOfRange(chosen.symbols(), i * window, (i + 1) * window);
+                    out.write(languages.get(chosen.labels()[i]) + "\t" + org.langid.text.Vocabulary.decode(symbols) + "\n");
+                }
+            }
+            System.out.printf("windows: %d of %s/%s written to %s%n", chosen.size(), prepared, split, output);
             return 0;
         }
     }

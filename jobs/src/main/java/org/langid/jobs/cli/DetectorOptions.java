@@ -34,8 +34,18 @@ public final class DetectorOptions {
             description = FOLD_CAPITALS_DESCRIPTION)
     boolean foldCapitals;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "onnx",
+            description = "What runs the model: onnx (model.onnx through ONNX Runtime) or samediff (graph.fb, op by op: the "
+                    + "training truth, several times slower). Artefacts without model.onnx fall back to samediff. Default: ${DEFAULT-VALUE}.")
+    String engine;
+
     LanguageDetector.Options options() {
-        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors(), foldCapitals);
+        LanguageDetector.Engine chosen = switch (engine) {
+            case "onnx" -> LanguageDetector.Engine.ONNX;
+            case "samediff" -> LanguageDetector.Engine.SAMEDIFF;
+            default -> throw new IllegalArgumentException("--engine is onnx or samediff, not '" + engine + "'");
+        };
+        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors(), foldCapitals, chosen);
     }
 
     /** The artefact directory loaded (for a registry: its current version's), set by {@link #load}. */
@@ -45,7 +55,7 @@ public final class DetectorOptions {
         artefactLocation = ModelRegistry.resolve(model, conf);
         LanguageDetector detector = new LanguageDetector(ModelArtefact.load(artefactLocation, conf), options());
         System.err.println("model " + detector.manifest().modelVersion() + " (" + String.join(",", detector.languages()) + ") from "
-                + artefactLocation);
+                + artefactLocation + ", run by " + detector.engine());
         return detector;
     }
 }

@@ -18,7 +18,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.langid.model.io.HadoopFiles;
-import org.langid.model.predict.Detection;
+import org.langid.serving.Detection;
 import org.langid.model.predict.LanguageDetector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

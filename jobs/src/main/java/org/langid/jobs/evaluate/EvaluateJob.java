@@ -21,8 +21,8 @@ import org.langid.jobs.train.WindowsReader;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.model.text.TextNormalizer;
-import org.langid.model.text.Vocabulary;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.Shuffle;
 import org.slf4j.Logger;
@@ -181,7 +181,8 @@ public final class EvaluateJob {
         return Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t));
     }
 
-    private static LabelledWindows sample(LabelledWindows windows, int max) {
+    /** At most {@code max} of the windows, the seeded sample evaluate scores (0: all). */
+    public static LabelledWindows sample(LabelledWindows windows, int max) {
         if (max <= 0 || windows.size() <= max) {
             return windows;
         }

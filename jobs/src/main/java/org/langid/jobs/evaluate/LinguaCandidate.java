@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.langid.model.text.Vocabulary;
+import org.langid.text.Vocabulary;
 
 /**
  * Lingua 1.2.2, the detector people would otherwise pick on the JVM: restricted to the model's

@@ -1,7 +1,7 @@
 package org.langid.jobs.evaluate;
 
 import java.util.List;
-import org.langid.model.predict.Detection;
+import org.langid.serving.Detection;
 import org.langid.model.predict.LanguageDetector;
 
 /** This project's model, through the same {@link LanguageDetector} users call. */

@@ -3,7 +3,7 @@ package org.langid.jobs.prepare;
 import java.util.ArrayList;
 import java.util.List;
 import org.langid.model.config.ValidatedConfig;
-import org.langid.model.text.LanguageCodes;
+import org.langid.text.LanguageCodes;
 
 /**
  * Settings of {@code langid prepare}: the {@code prepare:} section of a profile in {@code conf/}.

@@ -2,8 +2,8 @@ package org.langid.jobs.prepare;
 
 import java.io.Serializable;
 import java.util.Set;
-import org.langid.model.text.LanguageCodes;
-import org.langid.model.text.TextNormalizer;
+import org.langid.text.LanguageCodes;
+import org.langid.text.TextNormalizer;
 
 /**
  * Decides what becomes of each corpus record: a normalised sentence of a selected language,

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.langid.model.text.Vocabulary;
+import org.langid.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.langid.jobs.SparkTestSession;
 import org.langid.model.data.Split;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.model.text.TextNormalizer;
+import org.langid.text.TextNormalizer;
 
 class PrepareJobTest {
 

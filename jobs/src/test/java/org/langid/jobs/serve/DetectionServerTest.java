@@ -30,7 +30,7 @@ import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.predict.Detection;
+import org.langid.serving.Detection;
 import org.langid.model.predict.LanguageDetector;
 import org.nd4j.linalg.api.buffer.DataType;
 

@@ -24,9 +24,11 @@ import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.io.HadoopFiles;
+import org.langid.model.onnx.OnnxGraphWriter;
+import org.langid.serving.OnnxWindowClassifier;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.model.text.TextNormalizer;
-import org.langid.model.text.Vocabulary;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -35,6 +37,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <pre>
  *   manifest.json   what it is, where it came from, how good, SHA-256 of the files below
  *   graph.fb        the SameDiff inference graph with its parameters (FlatBuffers, no updater state)
+ *   model.onnx      the same model for inference engines (ONNX opset 17; what detection runs by default)
  *   metrics.jsonl   the training metrics log, when the trainer wrote one (optional)
  * </pre>
  * {@link #create} makes one in memory, {@link #writeTo} writes it (manifest last, so a
@@ -46,6 +49,7 @@ public final class ModelArtefact {
     public static final int FORMAT_VERSION = 1;
     public static final String MANIFEST = "manifest.json";
     public static final String GRAPH = "graph.fb";
+    public static final String ONNX = "model.onnx";
     public static final String METRICS = "metrics.jsonl";
     private static final DateTimeFormatter VERSION_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -71,15 +75,17 @@ public final class ModelArtefact {
         byte[] graphBytes = new byte[buffer.remaining()];
         buffer.get(graphBytes);
 
+        Instant time = created.truncatedTo(ChronoUnit.SECONDS);
+        String modelVersion = VERSION_TIME.format(time) + "-" + sha256(graphBytes).substring(0, 8);
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(GRAPH, graphBytes);
+        files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion));
         if (metricsLog != null) {
             files.put(METRICS, metricsLog);
         }
-        Instant time = created.truncatedTo(ChronoUnit.SECONDS);
         ObjectNode document = Manifest.JSON.createObjectNode();
         document.put("format_version", FORMAT_VERSION);
-        document.put("model_version", VERSION_TIME.format(time) + "-" + sha256(graphBytes).substring(0, 8));
+        document.put("model_version", modelVersion);
         document.put("created", time.toString());
         config.languages.forEach(document.putArray("languages")::add);
         document.put("vocabulary", Vocabulary.SYMBOLS);
@@ -90,14 +96,36 @@ public final class ModelArtefact {
         document.set("training", training.deepCopy());
         ObjectNode metricsNode = document.putObject("metrics");
         metrics.forEach(metricsNode::put);
+        listFiles(document, files);
+        JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
+        return new ModelArtefact(new Manifest(document), files);
+    }
+
+    private static void listFiles(ObjectNode document, Map<String, byte[]> files) {
         ObjectNode fileNode = document.putObject("files");
         files.forEach((name, bytes) -> {
             ObjectNode entry = fileNode.putObject(name);
             entry.put("sha256", sha256(bytes));
             entry.put("bytes", bytes.length);
         });
+    }
+
+    /**
+     * This artefact with its ONNX flavour written from its graph's parameters (for artefacts made
+     * before it existed); the model version and everything else stay as they are.
+     */
+    public ModelArtefact withOnnxFlavour() {
+        Map<String, byte[]> withOnnx = new LinkedHashMap<>(files);
+        withOnnx.put(ONNX, OnnxGraphWriter.write(manifest.modelConfig(), parameters(), manifest.modelVersion()));
+        ObjectNode document = manifest.toJson();
+        listFiles(document, withOnnx);
         JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
-        return new ModelArtefact(new Manifest(document), files);
+        return new ModelArtefact(new Manifest(document), withOnnx);
+    }
+
+    /** The ONNX flavour, when the artefact has one (artefacts written before it existed do not). */
+    public java.util.Optional<byte[]> onnxModel() {
+        return java.util.Optional.ofNullable(files.get(ONNX));
     }
 
     /** Writes the artefact into directory {@code dir} (created if needed); the manifest goes last. */
@@ -153,10 +181,58 @@ public final class ModelArtefact {
                 throw new ArtefactException(dir + ": " + MANIFEST + " lists no " + GRAPH);
             }
             requireCompatible(manifest, dir);
+            if (files.containsKey(ONNX)) {
+                requireWrittenFor(manifest, files.get(ONNX), dir);
+            }
             return new ModelArtefact(manifest, files);
         } catch (IOException e) {
             throw new ArtefactException("cannot read the model artefact " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * model.onnx names the model version it was written for (metadata {@value OnnxWindowClassifier#MODEL_VERSION_KEY}):
+     * a file from another model is refused like a damaged one. Read by a scan for the metadata entry
+     * (key, then field 2: the value) rather than a full protobuf parse, which cost ~0.3 s of start-up.
+     */
+    private static void requireWrittenFor(Manifest manifest, byte[] onnxBytes, String dir) {
+        String writtenFor = metadataValue(onnxBytes, OnnxWindowClassifier.MODEL_VERSION_KEY);
+        if (!manifest.modelVersion().equals(writtenFor)) {
+            throw new ArtefactException(dir + ": " + ONNX + " was written for model " + (writtenFor == null ? "(none named)" : writtenFor)
+                    + ", not for " + manifest.modelVersion() + ": the artefact mixes files of two models");
+        }
+    }
+
+    /** The value of a string metadata entry {@code key} in serialised ONNX, or null. */
+    static String metadataValue(byte[] bytes, String key) {
+        byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
+        outer:
+        for (int i = 0; i + keyBytes.length + 2 < bytes.length; i++) {
+            for (int j = 0; j < keyBytes.length; j++) {
+                if (bytes[i + j] != keyBytes[j]) {
+                    continue outer;
+                }
+            }
+            int at = i + keyBytes.length;
+            if (bytes[at] != 0x12) {   // field 2 (value), length-delimited
+                continue;
+            }
+            int length = 0;
+            int shift = 0;
+            at++;
+            while (at < bytes.length && shift < 28) {
+                byte b = bytes[at++];
+                length |= (b & 0x7f) << shift;
+                shift += 7;
+                if ((b & 0x80) == 0) {
+                    break;
+                }
+            }
+            if (at + length <= bytes.length) {
+                return new String(bytes, at, length, StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static void requireCompatible(Manifest manifest, String dir) {

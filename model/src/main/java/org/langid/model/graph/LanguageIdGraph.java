@@ -34,7 +34,7 @@ public final class LanguageIdGraph {
     public static final String LOGITS = "logits";
     public static final String PROBABILITIES = "probabilities";
     public static final String LOSS = "loss";
-    static final double LAYER_NORM_EPSILON = 1e-5;
+    public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
     private final ParameterLayout layout;

@@ -3,7 +3,7 @@ package org.langid.model.graph;
 import java.util.ArrayList;
 import java.util.List;
 import org.langid.model.config.ValidatedConfig;
-import org.langid.model.text.LanguageCodes;
+import org.langid.text.LanguageCodes;
 
 /**
  * The attention classifier's shape and its optimiser: the {@code model:} section of a profile.

@@ -2,7 +2,7 @@ package org.langid.model.train;
 
 import java.io.Serializable;
 import org.langid.model.data.Mix64;
-import org.langid.model.text.CaseFolding;
+import org.langid.text.CaseFolding;
 
 /**
  * Shows a share of the training windows in all capitals or all lower case, half each. Text in

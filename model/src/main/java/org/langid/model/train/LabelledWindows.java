@@ -25,7 +25,7 @@ public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, Li
         byte[] symbols = new byte[size * windowLength];
         int[] labels = new int[size];
         for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = (byte) random.nextInt(org.langid.model.text.Vocabulary.SIZE);
+            symbols[i] = (byte) random.nextInt(org.langid.text.Vocabulary.SIZE);
         }
         for (int i = 0; i < size; i++) {
             labels[i] = random.nextInt(languages.size());

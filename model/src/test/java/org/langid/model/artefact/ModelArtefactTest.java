@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
-import org.langid.model.text.TextNormalizer;
+import org.langid.text.TextNormalizer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -116,6 +116,59 @@ class ModelArtefactTest {
         Files.writeString(manifest, Files.readString(manifest, StandardCharsets.UTF_8).replace(TextNormalizer.RULE_ID, "nfkc/v9"));
         ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
         assertTrue(e.getMessage().contains("trained with normalisation 'nfkc/v9'"), e.getMessage());
+    }
+
+    @Test
+    void aTamperedOnnxFlavourIsRefusedNamingTheFile() throws IOException {
+        write();
+        Path onnx = dir.resolve(ModelArtefact.ONNX);
+        byte[] bytes = Files.readAllBytes(onnx);
+        bytes[bytes.length / 2] ^= 0x01;
+        Files.write(onnx, bytes);
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("model.onnx does not match its SHA-256"), e.getMessage());
+    }
+
+    @Test
+    void anOnnxFlavourOfAnotherModelIsRefusedEvenWithItsChecksumListed(@TempDir Path other) throws IOException {
+        write();
+        ModelConfig config = TestArtefacts.smallConfig();
+        TestArtefacts.create(config, TestArtefacts.parameters(config, 8), CREATED.plusSeconds(60)).writeTo(other.toString(), CONF);
+        byte[] foreign = Files.readAllBytes(other.resolve(ModelArtefact.ONNX));
+        Files.write(dir.resolve(ModelArtefact.ONNX), foreign);
+        String manifest = Files.readString(dir.resolve(ModelArtefact.MANIFEST));
+        String listed = ModelArtefact.load(other.toString(), CONF).manifest().fileChecksums().get(ModelArtefact.ONNX);
+        String ours = ModelArtefact.sha256(Files.readAllBytes(other.resolve(ModelArtefact.ONNX)));
+        assertEquals(listed, ours);
+        Files.writeString(dir.resolve(ModelArtefact.MANIFEST), manifest.replaceAll(
+                "(\"model.onnx\" : \\{\\s*\"sha256\" : \")[0-9a-f]{64}", "$1" + ours));
+        ArtefactException e = assertThrows(ArtefactException.class, () -> ModelArtefact.load(dir.toString(), CONF));
+        assertTrue(e.getMessage().contains("model.onnx was written for model 20261121T101630Z-"), e.getMessage());
+        assertTrue(e.getMessage().contains("mixes files of two models"), e.getMessage());
+    }
+
+    @Test
+    void anArtefactWithoutTheOnnxFlavourStillDetectsThroughItsGraphAndCanBeGivenOne() throws IOException {
+        write();
+        Files.delete(dir.resolve(ModelArtefact.ONNX));
+        String manifest = Files.readString(dir.resolve(ModelArtefact.MANIFEST));
+        Files.writeString(dir.resolve(ModelArtefact.MANIFEST),
+                manifest.replaceAll("\"model.onnx\" : \\{[^}]*\\},?\\s*", ""));
+        ModelArtefact old = ModelArtefact.load(dir.toString(), CONF);
+        assertTrue(old.onnxModel().isEmpty());
+        String text = "Où est la bibliothèque, s'il vous plaît?";
+        try (var graph = new org.langid.model.predict.LanguageDetector(old, org.langid.model.predict.LanguageDetector.Options.defaults())) {
+            assertEquals("samediff", graph.engine());
+            ModelArtefact upgraded = old.withOnnxFlavour();
+            assertEquals(old.manifest().modelVersion(), upgraded.manifest().modelVersion());
+            upgraded.writeTo(dir.toString(), CONF);
+            try (var fast = new org.langid.model.predict.LanguageDetector(ModelArtefact.load(dir.toString(), CONF),
+                    org.langid.model.predict.LanguageDetector.Options.defaults())) {
+                assertTrue(fast.engine().startsWith("onnxruntime"), fast.engine());
+                var expected = graph.detect(text).probabilities();
+                fast.detect(text).probabilities().forEach((language, p) -> assertEquals(expected.get(language), p, 1e-5, language));
+            }
+        }
     }
 
     private void write() {

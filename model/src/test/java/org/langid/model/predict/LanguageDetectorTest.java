@@ -21,8 +21,10 @@ import org.langid.model.artefact.TestArtefacts;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.text.TextNormalizer;
-import org.langid.model.text.Vocabulary;
+import org.langid.serving.Detection;
+import org.langid.serving.TextDetector;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -89,7 +91,7 @@ class LanguageDetectorTest {
     @Test
     void aVeryLongLineIsBoundedAndItsWindowsSpanTheWholeText() {
         String line = "the quick brown fox jumps over the lazy dog ".repeat(20_000);
-        LanguageDetector.Plan plan = detector.plan(line);
+        TextDetector.Plan plan = detector.plan(line);
         assertEquals(64, plan.windows());
         assertEquals(0, plan.starts()[0]);
         assertEquals(plan.normalised().length() - 16, plan.starts()[63]);
@@ -101,9 +103,9 @@ class LanguageDetectorTest {
         LanguageDetector strided = new LanguageDetector(
                 org.langid.model.artefact.ModelArtefact.load(ModelRegistry.resolve(registryDir.toString(), CONF), CONF),
                 new LanguageDetector.Options(5, 256, 64, 1));
-        LanguageDetector.Plan plan = strided.plan("abcdefghijklmnopqrstuvwxyz");   // 26 characters: starts 0, 5, 10
+        TextDetector.Plan plan = strided.plan("abcdefghijklmnopqrstuvwxyz");   // 26 characters: starts 0, 5, 10
         assertArrayEquals(new int[] {0, 5, 10}, plan.starts());
-        LanguageDetector.Plan aligned = strided.plan("abcdefghijklmnopqrstu");      // 21 characters: starts 0, 5
+        TextDetector.Plan aligned = strided.plan("abcdefghijklmnopqrstu");      // 21 characters: starts 0, 5
         assertArrayEquals(new int[] {0, 5}, aligned.starts());
     }
 

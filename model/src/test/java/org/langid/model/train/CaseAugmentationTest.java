@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.langid.model.text.Vocabulary;
+import org.langid.text.Vocabulary;
 
 class CaseAugmentationTest {
 

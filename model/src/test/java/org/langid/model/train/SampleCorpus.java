@@ -12,23 +12,23 @@ import java.util.Map;
 import java.util.Set;
 import org.langid.model.data.SentenceSplitter;
 import org.langid.model.data.Split;
-import org.langid.model.text.TextNormalizer;
-import org.langid.model.text.Vocabulary;
-import org.langid.model.text.Windows;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
+import org.langid.text.Windows;
 
 /**
  * The committed sample corpus (data/sample/libreoffice) as labelled windows, built with the
  * same pieces as `langid prepare` (normaliser, sentence splitter, windows) but without Spark,
  * so model tests can train on real text.
  */
-final class SampleCorpus {
+public final class SampleCorpus {
 
-    static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
+    public static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
 
     private SampleCorpus() {
     }
 
-    static Map<Split, LabelledWindows> load(List<String> languages, int window, int stride) throws IOException {
+    public static Map<Split, LabelledWindows> load(List<String> languages, int window, int stride) throws IOException {
         SentenceSplitter splitter = new SentenceSplitter(0.8, 0.1, 20261121L);
         Map<Split, ByteList> symbols = new EnumMap<>(Split.class);
         Map<Split, List<Integer>> labels = new EnumMap<>(Split.class);

@@ -1,4 +1,4 @@
-package org.langid.model.text;
+package org.langid.text;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

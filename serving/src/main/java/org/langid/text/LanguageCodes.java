@@ -1,4 +1,4 @@
-package org.langid.model.text;
+package org.langid.text;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package org.langid.model.predict;
+package org.langid.serving;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,7 +7,7 @@ import java.util.Map;
 /**
  * The language of one text: the most probable language and its probability, the probability
  * of every language (in the model's output order), and how many windows were combined.
- * Text that normalises to nothing gets {@value LanguageDetector#UNDETERMINED}, confidence 0,
+ * Text that normalises to nothing gets {@value TextDetector#UNDETERMINED}, confidence 0,
  * no probabilities and 0 windows.
  */
 public record Detection(String language, double confidence, Map<String, Double> probabilities, int windows) {

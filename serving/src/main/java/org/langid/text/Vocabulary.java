@@ -1,4 +1,4 @@
-package org.langid.model.text;
+package org.langid.text;
 
 /**
  * The 68-symbol character vocabulary of the reference tutorial (seed 001):

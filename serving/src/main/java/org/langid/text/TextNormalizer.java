@@ -1,4 +1,4 @@
-package org.langid.model.text;
+package org.langid.text;
 
 import java.text.Normalizer;
 

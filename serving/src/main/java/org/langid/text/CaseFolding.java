@@ -1,4 +1,4 @@
-package org.langid.model.text;
+package org.langid.text;
 
 /**
  * Case over vocabulary indices: a=0 … z=25 are the small letters, A=26 … Z=51 the capitals

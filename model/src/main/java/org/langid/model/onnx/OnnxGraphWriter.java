@@ -1,0 +1,220 @@
+package org.langid.model.onnx;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import onnx.Onnx;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.shade.protobuf.ByteString;
+
+/**
+ * Writes the inference graph of {@link LanguageIdGraph} as an ONNX model (opset 17, IR 8),
+ * node by node from the trained parameters: the same mathematics, written for an inference
+ * engine rather than for SameDiff's autodiff (a gather instead of one-hot × matmul, ONNX's
+ * LayerNormalization and Relu instead of their hand-differentiated forms, (B, T, d) tensors
+ * instead of (B·T, d) rows).
+ *
+ * <pre>
+ *   input  windows        INT32 (B, T) symbol indices, PAD = 68
+ *   output probabilities  FLOAT (B, C), languages in the manifest's order
+ * </pre>
+ * ND4J has no SameDiff→ONNX exporter; its jar carries the generated ONNX protobuf classes, which
+ * this uses. {@code OnnxParityTest} checks the result against the SameDiff graph window by window.
+ */
+public final class OnnxGraphWriter {
+
+    public static final int OPSET = 17;
+    public static final long IR_VERSION = 8;
+    public static final String INPUT = LanguageIdGraph.WINDOWS;
+    public static final String OUTPUT = LanguageIdGraph.PROBABILITIES;
+    /** Metadata naming the model version the file was written for: a loader refuses a file from another model. */
+    public static final String MODEL_VERSION_KEY = org.langid.serving.OnnxWindowClassifier.MODEL_VERSION_KEY;
+
+    private final ModelConfig config;
+    private final Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder();
+    private int nodeCount;
+
+    private OnnxGraphWriter(ModelConfig config) {
+        this.config = config;
+    }
+
+    /** The serialised ONNX model of {@code parameters} (a flat vector laid out by {@link ParameterLayout}). */
+    public static byte[] write(ModelConfig config, INDArray parameters, String modelVersion) {
+        config.validated();
+        OnnxGraphWriter writer = new OnnxGraphWriter(config);
+        writer.define(ParameterLayout.of(config).views(parameters.castTo(DataType.FLOAT)));
+        Onnx.ModelProto model = Onnx.ModelProto.newBuilder()
+                .setIrVersion(IR_VERSION)
+                .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setDomain("").setVersion(OPSET))
+                .setProducerName("langid")
+                .setModelVersion(1)
+                .setDocString("langid language identifier " + modelVersion + ": 16-character windows → language probabilities")
+                .setGraph(writer.graph.setName("langid"))
+                .addMetadataProps(Onnx.StringStringEntryProto.newBuilder().setKey(MODEL_VERSION_KEY).setValue(modelVersion))
+                .build();
+        return model.toByteArray();
+    }
+
+    private void define(Map<String, INDArray> p) {
+        int t = config.window;
+        boolean seed = ModelConfig.SEED.equals(config.block);
+        int heads = seed ? 1 : config.heads;
+        int d = config.dModel;
+        p.forEach((name, value) -> graph.addInitializer(floatTensor(name, value)));
+        graph.addInput(valueInfo(INPUT, Onnx.TensorProto.DataType.INT32, "batch", t));
+        graph.addOutput(valueInfo(OUTPUT, Onnx.TensorProto.DataType.FLOAT, "batch", config.classes()));
+
+        String isPad = node("Equal", List.of(INPUT, intScalar("pad", ParameterLayout.PAD)));                 // (B, T)
+        String isReal = node("Cast", List.of(node("Not", List.of(isPad))),
+                a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.FLOAT_VALUE)));                   // (B, T)
+        String keyMask = node("Unsqueeze", List.of(node("Mul", List.of(node("Sub", List.of(floatScalar("one", 1f), isReal)),
+                floatScalar("masked", -1e9f))), longs("mask_axes", 1, 2)));                              // (B, 1, 1, T)
+
+        String x = node("Gather", List.of("embedding", INPUT));                                            // (B, T, d)
+        if (config.positional) {
+            x = node("Add", List.of(x, "position"));                                                       // (B, T, d)
+        }
+        int width;
+        if (seed) {
+            int hs = config.headSize;
+            String q = splitHeads(node("MatMul", List.of(x, "seed/wq")), 1, hs, false);                  // (B, 1, T, hs)
+            String k = splitHeads(node("MatMul", List.of(x, "seed/wk")), 1, hs, true);                   // (B, 1, hs, T)
+            String v = splitHeads(node("MatMul", List.of(x, "seed/wv")), 1, hs, false);                  // (B, 1, T, hs)
+            x = node("Reshape", List.of(attend(q, k, v, keyMask, hs), longs("seed_shape", -1, t, hs)));  // (B, T, hs)
+            width = hs;
+        } else {
+            int hs = d / heads;
+            for (int layer = 0; layer < config.layers; layer++) {
+                String b = "block" + layer + "/";
+                String normed = layerNorm(x, b + "ln1");                                                   // (B, T, d)
+                String q = splitHeads(linear(normed, b + "attn/wq", b + "attn/bq"), heads, hs, false);   // (B, H, T, hs)
+                String k = splitHeads(linear(normed, b + "attn/wk", b + "attn/bk"), heads, hs, true);    // (B, H, hs, T)
+                String v = splitHeads(linear(normed, b + "attn/wv", b + "attn/bv"), heads, hs, false);   // (B, H, T, hs)
+                String merged = node("Reshape", List.of(
+                        node("Transpose", List.of(attend(q, k, v, keyMask, hs)), a -> a.add(intsAttribute("perm", 0, 2, 1, 3))),
+                        longs(b + "merged_shape", -1, t, d)));                                           // (B, T, d)
+                x = node("Add", List.of(x, linear(merged, b + "attn/wo", b + "attn/bo")));                 // (B, T, d)
+                String hidden = node("Relu", List.of(linear(layerNorm(x, b + "ln2"), b + "ffn/w1", b + "ffn/b1"))); // (B, T, ffn)
+                x = node("Add", List.of(x, linear(hidden, b + "ffn/w2", b + "ffn/b2")));                   // (B, T, d)
+            }
+            x = layerNorm(x, "final_ln");                                                                  // (B, T, d)
+            width = d;
+        }
+
+        // Mean over the real (non-padding) positions, as a weighted sum.
+        String count = node("Max", List.of(node("ReduceSum", List.of(isReal, longs("pool_axis", 1)),
+                a -> a.add(intAttribute("keepdims", 1))), floatScalar("at_least_one", 1f)));             // (B, 1)
+        String poolWeights = node("Unsqueeze", List.of(node("Div", List.of(isReal, count)), longs("weight_axis", 2))); // (B, T, 1)
+        String pooled = node("ReduceSum", List.of(node("Mul", List.of(x, poolWeights)), "pool_axis"),
+                a -> a.add(intAttribute("keepdims", 0)));                                                  // (B, w)
+        String logits = linear(pooled, "classifier/w", "classifier/b");                                    // (B, C)
+        graph.addNode(Onnx.NodeProto.newBuilder().setOpType("Softmax").addInput(logits).addOutput(OUTPUT)
+                .setName("probabilities").addAttribute(intAttribute("axis", -1)));                       // (B, C)
+        if (width != config.pooledWidth()) {
+            throw new IllegalStateException("pooled width " + width + " differs from the layout's " + config.pooledWidth());
+        }
+    }
+
+    /** softmax(Q·Kᵀ [/√hs] + mask)·V with K given transposed; (B, H, T, hs). */
+    private String attend(String q, String kTransposed, String v, String keyMask, int hs) {
+        String scores = node("MatMul", List.of(q, kTransposed));                                           // (B, H, T, T)
+        if (config.scaled) {
+            scores = node("Mul", List.of(scores, floatScalar("scale" + nodeCount, (float) (1.0 / Math.sqrt(hs)))));
+        }
+        String weights = node("Softmax", List.of(node("Add", List.of(scores, keyMask))),
+                a -> a.add(intAttribute("axis", -1)));                                                     // (B, H, T, T)
+        return node("MatMul", List.of(weights, v));                                                        // (B, H, T, hs)
+    }
+
+    /** (B, T, H·hs) → (B, H, T, hs), or (B, H, hs, T) when {@code transposed} (for keys). */
+    private String splitHeads(String x, int heads, int hs, boolean transposed) {
+        String split = node("Reshape", List.of(x, longs("heads_shape" + nodeCount, -1, config.window, heads, hs)));
+        int[] perm = transposed ? new int[] {0, 2, 3, 1} : new int[] {0, 2, 1, 3};
+        return node("Transpose", List.of(split), a -> a.add(intsAttribute("perm", perm)));
+    }
+
+    private String linear(String x, String weight, String bias) {
+        return node("Add", List.of(node("MatMul", List.of(x, weight)), bias));
+    }
+
+    private String layerNorm(String x, String prefix) {
+        return node("LayerNormalization", List.of(x, prefix + "/gain", prefix + "/bias"), a -> {
+            a.add(intAttribute("axis", -1));
+            a.add(Onnx.AttributeProto.newBuilder().setName("epsilon").setType(Onnx.AttributeProto.AttributeType.FLOAT)
+                    .setF((float) LanguageIdGraph.LAYER_NORM_EPSILON).build());
+        });
+    }
+
+    private String node(String op, List<String> inputs) {
+        return node(op, inputs, a -> { });
+    }
+
+    private String node(String op, List<String> inputs, java.util.function.Consumer<List<Onnx.AttributeProto>> attributes) {
+        String output = op.toLowerCase(java.util.Locale.ROOT) + "_" + nodeCount++;
+        List<Onnx.AttributeProto> attrs = new ArrayList<>();
+        attributes.accept(attrs);
+        graph.addNode(Onnx.NodeProto.newBuilder().setOpType(op).setName(output).addAllInput(inputs).addOutput(output)
+                .addAllAttribute(attrs));
+        return output;
+    }
+
+    private String floatScalar(String name, float value) {
+        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE)
+                .addFloatData(value));
+        return name;
+    }
+
+    private String intScalar(String name, int value) {
+        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT32_VALUE)
+                .addInt32Data(value));
+        return name;
+    }
+
+    private String longs(String name, long... values) {
+        Onnx.TensorProto.Builder tensor = Onnx.TensorProto.newBuilder().setName(name)
+                .setDataType(Onnx.TensorProto.DataType.INT64_VALUE).addDims(values.length);
+        for (long v : values) {
+            tensor.addInt64Data(v);
+        }
+        graph.addInitializer(tensor);
+        return name;
+    }
+
+    private static Onnx.TensorProto floatTensor(String name, INDArray value) {
+        float[] data = value.dup('c').data().asFloat();
+        ByteBuffer bytes = ByteBuffer.allocate(data.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asFloatBuffer().put(data);
+        Onnx.TensorProto.Builder tensor = Onnx.TensorProto.newBuilder().setName(name)
+                .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).setRawData(ByteString.copyFrom(bytes.array()));
+        for (long dim : value.shape()) {
+            tensor.addDims(dim);
+        }
+        return tensor.build();
+    }
+
+    private static Onnx.ValueInfoProto valueInfo(String name, Onnx.TensorProto.DataType type, String batch, int width) {
+        Onnx.TensorShapeProto shape = Onnx.TensorShapeProto.newBuilder()
+                .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimParam(batch))
+                .addDim(Onnx.TensorShapeProto.Dimension.newBuilder().setDimValue(width)).build();
+        return Onnx.ValueInfoProto.newBuilder().setName(name).setType(Onnx.TypeProto.newBuilder()
+                .setTensorType(Onnx.TypeProto.Tensor.newBuilder().setElemType(type.getNumber()).setShape(shape))).build();
+    }
+
+    private static Onnx.AttributeProto intAttribute(String name, long value) {
+        return Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.INT).setI(value).build();
+    }
+
+    private static Onnx.AttributeProto intsAttribute(String name, int... values) {
+        Onnx.AttributeProto.Builder a = Onnx.AttributeProto.newBuilder().setName(name).setType(Onnx.AttributeProto.AttributeType.INTS);
+        for (int v : values) {
+            a.addInts(v);
+        }
+        return a.build();
+    }
+}

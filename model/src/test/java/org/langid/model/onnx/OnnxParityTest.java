@@ -1,0 +1,140 @@
+package org.langid.model.onnx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.langid.model.artefact.ModelArtefact;
+import org.langid.model.artefact.ModelRegistry;
+import org.langid.model.artefact.TestArtefacts;
+import org.langid.model.data.Split;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.train.LabelledWindows;
+import org.langid.model.train.SampleCorpus;
+import org.langid.serving.OnnxWindowClassifier;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The ONNX flavour computes what the SameDiff graph computes: probabilities within 1e-4 on
+ * every window of the sample's test split (stride 1, as prepare cuts them) and on padded
+ * windows of every length, for the released model and for the seed tutorial's block.
+ */
+class OnnxParityTest {
+
+    private static final Configuration CONF = new Configuration();
+    private static final double TOLERANCE = 1e-4;
+
+    @Test
+    void theReleasedModelsOnnxFlavourMatchesItsGraphOnEveryTestWindow() throws Exception {
+        ModelArtefact release = ModelArtefact.load(ModelRegistry.resolve(Path.of("..", "models").toString(), CONF), CONF);
+        ModelConfig config = release.manifest().modelConfig();
+        LabelledWindows test = SampleCorpus.load(config.languages, config.window, 1).get(Split.TEST);
+        int[] symbols = withPaddedWindows(test.symbols(), config.window);
+        int rows = symbols.length / config.window;
+        assertTrue(rows > 50_000, "the test split has " + rows + " windows");
+
+        long started = System.nanoTime();
+        float[] expected = sameDiffProbabilities(release.newGraph(), symbols, rows, config.window);
+        long sameDiffDone = System.nanoTime();
+        byte[] onnx = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion());
+        float[] actual;
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(onnx, release.manifest().modelVersion(), config.window, config.classes(), 2)) {
+            actual = probabilitiesInBatches(classifier, symbols, rows, config.window);
+        }
+        System.out.printf("parity on %,d windows: SameDiff %.1f s, ONNX export + run %.1f s%n", rows,
+                (sameDiffDone - started) / 1e9, (System.nanoTime() - sameDiffDone) / 1e9);
+        assertClose(expected, actual, config.classes());
+    }
+
+    @Test
+    void theSeedTutorialsBlockIsWrittenToo() {
+        ModelConfig config = ModelConfig.seedTutorial(java.util.List.of("en", "de", "fr"));
+        INDArray parameters = ParameterLayout.of(config).initialise(7, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
+        int[] symbols = withPaddedWindows(randomSymbols(4096, config.window, 3), config.window);
+        int rows = symbols.length / config.window;
+        float[] expected = sameDiffProbabilities(artefact.newGraph(), symbols, rows, config.window);
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
+                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
+            assertClose(expected, classifier.probabilities(symbols, rows), config.classes());
+        }
+    }
+
+    /** The windows, then one padded window of each real length 0 … T−1 (all padding included). */
+    static int[] withPaddedWindows(byte[] windows, int t) {
+        int[] symbols = new int[windows.length + t * t];
+        for (int i = 0; i < windows.length; i++) {
+            symbols[i] = windows[i];
+        }
+        for (int length = 0; length < t; length++) {
+            for (int j = 0; j < t; j++) {
+                symbols[windows.length + length * t + j] = j < length ? (length * 7 + j * 3) % ParameterLayout.PAD : ParameterLayout.PAD;
+            }
+        }
+        return symbols;
+    }
+
+    private static byte[] randomSymbols(int rows, int t, long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        byte[] symbols = new byte[rows * t];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = (byte) random.nextInt(ParameterLayout.PAD);
+        }
+        return symbols;
+    }
+
+    /** In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes. */
+    private static float[] sameDiffProbabilities(SameDiff graph, int[] symbols, int rows, int t) {
+        float[] all = null;
+        for (int from = 0; from < rows; from += 4096) {
+            int n = Math.min(4096, rows - from);
+            Map<String, INDArray> feed = new HashMap<>();
+            feed.put(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(java.util.Arrays.copyOfRange(symbols, from * t, (from + n) * t)).reshape(n, t));
+            float[] batch = graph.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES).dup('c').data().asFloat();
+            if (all == null) {
+                all = new float[rows * (batch.length / n)];
+            }
+            System.arraycopy(batch, 0, all, from * (batch.length / n), batch.length);
+        }
+        return all;
+    }
+
+    private static float[] probabilitiesInBatches(OnnxWindowClassifier classifier, int[] symbols, int rows, int t) {
+        int classes = -1;
+        float[] all = null;
+        for (int from = 0; from < rows; from += 4096) {
+            int n = Math.min(4096, rows - from);
+            int[] slice = java.util.Arrays.copyOfRange(symbols, from * t, (from + n) * t);
+            float[] batch = classifier.probabilities(slice, n);
+            if (all == null) {
+                classes = batch.length / n;
+                all = new float[rows * classes];
+            }
+            System.arraycopy(batch, 0, all, from * classes, batch.length);
+        }
+        return all;
+    }
+
+    private static void assertClose(float[] expected, float[] actual, int classes) {
+        assertEquals(expected.length, actual.length);
+        double worst = 0;
+        int worstRow = -1;
+        for (int i = 0; i < expected.length; i++) {
+            double difference = Math.abs(expected[i] - actual[i]);
+            if (difference > worst) {
+                worst = difference;
+                worstRow = i / classes;
+            }
+        }
+        assertTrue(worst <= TOLERANCE, "largest difference " + worst + " at window " + worstRow + " of " + expected.length / classes);
+    }
+}

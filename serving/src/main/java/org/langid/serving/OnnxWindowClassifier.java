@@ -1,0 +1,121 @@
+package org.langid.serving;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.util.Map;
+
+/**
+ * Runs an exported {@code model.onnx} with ONNX Runtime: one session, shared by all callers
+ * (ONNX Runtime's {@code run} is thread-safe), each call one batch of windows.
+ *
+ * <p>Threads: {@code intraOpThreads} is the session's own pool for one call. A server that runs
+ * one call per core at once wants 1; a batch job with one caller wants the cores it has.
+ */
+public final class OnnxWindowClassifier implements WindowClassifier {
+
+    public static final String INPUT = "windows";
+    public static final String OUTPUT = "probabilities";
+    /** Custom metadata of model.onnx: the model version it was written for. */
+    public static final String MODEL_VERSION_KEY = "langid.model_version";
+
+    private final OrtEnvironment environment;
+    private final OrtSession session;
+    private final int window;
+    private final int classes;
+
+    /**
+     * @param model          the bytes of {@code model.onnx} (already checked against the manifest)
+     * @param modelVersion   the manifest's model version: a file written for another model is refused
+     * @param window         characters per window (the input's second dimension)
+     * @param classes        languages (the output's second dimension)
+     * @param intraOpThreads threads one call may use
+     */
+    public OnnxWindowClassifier(byte[] model, String modelVersion, int window, int classes, int intraOpThreads) {
+        this.window = window;
+        this.classes = classes;
+        this.environment = OrtEnvironment.getEnvironment();
+        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
+            options.setIntraOpNumThreads(intraOpThreads);
+            // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
+            // between our batches, and on a busy machine it starves the threads doing the work.
+            options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
+            options.setInterOpNumThreads(1);
+            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            this.session = environment.createSession(model, options);
+        } catch (OrtException e) {
+            throw new IllegalArgumentException("ONNX Runtime cannot load the model: " + e.getMessage(), e);
+        }
+        String writtenFor = writtenFor();
+        if (!modelVersion.equals(writtenFor)) {
+            close();
+            throw new IllegalArgumentException("model.onnx was written for model " + writtenFor + ", not for " + modelVersion
+                    + ": the artefact mixes files of two models");
+        }
+        long[] inputShape = shapeOf(INPUT);
+        long[] outputShape = shapeOf(OUTPUT);
+        if (inputShape.length != 2 || inputShape[1] != window || outputShape.length != 2 || outputShape[1] != classes) {
+            close();
+            throw new IllegalArgumentException("model.onnx takes " + java.util.Arrays.toString(inputShape) + " and gives "
+                    + java.util.Arrays.toString(outputShape) + "; the manifest says windows of " + window + " and " + classes + " languages");
+        }
+    }
+
+    private String writtenFor() {
+        try {
+            return session.getMetadata().getCustomMetadata().getOrDefault(MODEL_VERSION_KEY, "(none)");
+        } catch (OrtException e) {
+            throw new IllegalArgumentException("model.onnx has unreadable metadata: " + e.getMessage(), e);
+        }
+    }
+
+    private long[] shapeOf(String name) {
+        try {
+            var info = session.getInputInfo().containsKey(name) ? session.getInputInfo().get(name) : session.getOutputInfo().get(name);
+            if (info == null) {
+                close();
+                throw new IllegalArgumentException("model.onnx has no tensor named '" + name + "'");
+            }
+            return ((ai.onnxruntime.TensorInfo) info.getInfo()).getShape();
+        } catch (OrtException e) {
+            throw new IllegalArgumentException("model.onnx cannot be inspected: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public float[] probabilities(int[] symbols, int rows) {
+        if (symbols.length < rows * window) {
+            throw new IllegalArgumentException(symbols.length + " symbols hold fewer than " + rows + " windows of " + window);
+        }
+        float[] out = new float[rows * classes];
+        if (rows == 0) {
+            return out;
+        }
+        try (OnnxTensor input = OnnxTensor.createTensor(environment, IntBuffer.wrap(symbols, 0, rows * window), new long[] {rows, window});
+             OrtSession.Result result = session.run(Map.of(INPUT, input))) {
+            FloatBuffer values = ((OnnxTensor) result.get(0)).getFloatBuffer();   // (rows, C)
+            values.get(out);
+            return out;
+        } catch (OrtException e) {
+            throw new IllegalStateException("ONNX Runtime failed on a batch of " + rows + " windows: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String engine() {
+        return "onnxruntime " + environment.getVersion();
+    }
+
+    @Override
+    public void close() {
+        try {
+            session.close();
+        } catch (OrtException | RuntimeException e) {
+            // nothing left to release: closing twice is harmless
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package org.langid.serving;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.langid.text.CaseFolding;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
+
+/**
+ * Detects the language of any string with a {@link WindowClassifier}: normalise as training did,
+ * cut windows of the model's length every {@code stride} characters (always including the last
+ * one), classify them in batches, and combine the windows' log-probabilities. A window in
+ * capitals is read in lower case unless {@link Options#foldCapitals} is off.
+ *
+ * <p>Combining: the mean of the windows' log-probabilities per language, renormalised (a
+ * geometric mean of the window distributions). Not the sum: overlapping windows share most of
+ * their characters, and a sum would count the same evidence up to {@code window} times and
+ * report near-certainty for nearly any sentence.
+ *
+ * <p>Text shorter than a window becomes one window padded with the PAD symbol, which the model
+ * masks out of attention and pooling (the model saw padded windows the same way). Thread-safe
+ * when the classifier is.
+ */
+public final class TextDetector {
+
+    /** The answer for text with nothing to classify (ISO 639-2 "undetermined"). */
+    public static final String UNDETERMINED = "und";
+    /** Index of the padding symbol (one past the vocabulary). */
+    public static final int PAD = Vocabulary.SIZE;
+
+    /**
+     * @param stride            characters between window starts (1: every window, as training cut them)
+     * @param maxWindowsPerText longer texts get this many windows spread evenly over them, bounding the cost of a line
+     * @param batchSize         windows per classifier call
+     * @param foldCapitals      read windows in capitals in lower case ({@link CaseFolding#foldCapitalWindows})
+     */
+    public record Options(int stride, int maxWindowsPerText, int batchSize, boolean foldCapitals) {
+
+        public Options {
+            if (stride < 1 || maxWindowsPerText < 1 || batchSize < 1) {
+                throw new IllegalArgumentException("stride, max windows per text and batch size must each be at least 1");
+            }
+        }
+    }
+
+    private final WindowClassifier classifier;
+    private final Options options;
+    private final List<String> languages;
+    private final int window;
+
+    public TextDetector(WindowClassifier classifier, List<String> languages, int window, Options options) {
+        this.classifier = classifier;
+        this.languages = List.copyOf(languages);
+        this.window = window;
+        this.options = options;
+    }
+
+    public List<String> languages() {
+        return languages;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public WindowClassifier classifier() {
+        return classifier;
+    }
+
+    public Detection detect(String text) {
+        return detectAll(List.of(text)).get(0);
+    }
+
+    /** Detects each text; all their windows go through the classifier together, in batches. */
+    public List<Detection> detectAll(List<String> texts) {
+        List<Plan> plans = new ArrayList<>(texts.size());
+        int total = 0;
+        for (String text : texts) {
+            Plan plan = plan(text);
+            plans.add(plan);
+            total += plan.windows();
+        }
+        int[] symbols = new int[total * window];                                   // (N, T)
+        int offset = 0;
+        for (Plan plan : plans) {
+            plan.writeSymbols(symbols, offset, window);
+            offset += plan.windows() * window;
+        }
+        float[] probabilities = classify(symbols, total);                          // (N, C)
+        List<Detection> detections = new ArrayList<>(texts.size());
+        int row = 0;
+        for (Plan plan : plans) {
+            detections.add(combine(probabilities, row, plan.windows()));
+            row += plan.windows();
+        }
+        return detections;
+    }
+
+    /**
+     * Probabilities of {@code rows} windows given as symbol indices, in batches; capitals are
+     * folded first when the options say so ({@code symbols} is changed in place).
+     *
+     * @return (rows, C) row-major, in the order of {@link #languages()}
+     */
+    public float[] classify(int[] symbols, int rows) {
+        if (options.foldCapitals()) {
+            CaseFolding.foldCapitalWindows(symbols, window);
+        }
+        int classes = languages.size();
+        float[] out = new float[rows * classes];
+        int batch = options.batchSize();
+        for (int from = 0; from < rows; from += batch) {
+            int n = Math.min(batch, rows - from);
+            int[] slice = from == 0 && n == rows ? symbols : java.util.Arrays.copyOfRange(symbols, from * window, (from + n) * window);
+            float[] probabilities = classifier.probabilities(slice, n);            // (n, C)
+            System.arraycopy(probabilities, 0, out, from * classes, n * classes);
+        }
+        return out;
+    }
+
+    /** Where a text's windows start, after normalisation. */
+    public record Plan(String normalised, int[] starts) {
+
+        public int windows() {
+            return starts.length;
+        }
+
+        /** Writes the first rows that fit into {@code symbols} from row offset/t; short windows padded. */
+        public void writeSymbols(int[] symbols, int offset, int t) {
+            int rows = Math.min(starts.length, (symbols.length - offset) / t);
+            for (int w = 0; w < rows; w++) {
+                int base = offset + w * t;
+                for (int j = 0; j < t; j++) {
+                    int at = starts[w] + j;
+                    symbols[base + j] = at < normalised.length() ? Vocabulary.indexOf(normalised.charAt(at)) : PAD;
+                }
+            }
+        }
+    }
+
+    public Plan plan(String text) {
+        String normalised = TextNormalizer.normalize(text == null ? "" : text);
+        int n = normalised.length();
+        if (n == 0) {
+            return new Plan(normalised, new int[0]);
+        }
+        if (n <= window) {
+            return new Plan(normalised, new int[] {0});
+        }
+        int last = n - window;
+        int count = last / options.stride() + 1 + (last % options.stride() == 0 ? 0 : 1);
+        int[] starts = new int[Math.min(count, options.maxWindowsPerText())];
+        if (count <= options.maxWindowsPerText()) {
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = Math.min(i * options.stride(), last);
+            }
+        } else if (starts.length == 1) {
+            starts[0] = 0;
+        } else {
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = (int) Math.round(i * (double) last / (starts.length - 1));
+            }
+        }
+        return new Plan(normalised, starts);
+    }
+
+    private Detection combine(float[] probabilities, int firstRow, int windows) {
+        int classes = languages.size();
+        if (windows == 0) {
+            return new Detection(UNDETERMINED, 0.0, Collections.emptyMap(), 0);
+        }
+        double[] mean = new double[classes];
+        for (int w = 0; w < windows; w++) {
+            for (int c = 0; c < classes; c++) {
+                mean[c] += Math.log(Math.max(probabilities[(firstRow + w) * classes + c], 1e-30f));
+            }
+        }
+        double max = Double.NEGATIVE_INFINITY;
+        for (int c = 0; c < classes; c++) {
+            mean[c] /= windows;
+            max = Math.max(max, mean[c]);
+        }
+        double sum = 0;
+        for (int c = 0; c < classes; c++) {
+            mean[c] = Math.exp(mean[c] - max);
+            sum += mean[c];
+        }
+        Map<String, Double> combined = new LinkedHashMap<>();
+        int best = 0;
+        for (int c = 0; c < classes; c++) {
+            combined.put(languages.get(c), mean[c] / sum);
+            if (mean[c] > mean[best]) {
+                best = c;
+            }
+        }
+        return new Detection(languages.get(best), mean[best] / sum, combined, windows);
+    }
+}
