@@ -2,9 +2,8 @@ package org.langid.jobs.cli;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.apache.hadoop.conf.Configuration;
-import org.langid.jobs.serve.DetectionServer;
-import org.langid.model.predict.LanguageDetector;
+import org.langid.serving.TextDetector;
+import org.langid.serving.http.DetectionServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -46,13 +45,33 @@ public final class ServeCommand implements Callable<Integer> {
             description = DetectorOptions.FOLD_CAPITALS_DESCRIPTION)
     boolean foldCapitals;
 
+    @Option(names = "--max-waiting-requests", paramLabel = "N", defaultValue = "" + DetectionServer.Limits.DEFAULT_MAX_WAITING_REQUESTS,
+            description = "Requests that may wait for the model; beyond them the server answers 503 with Retry-After. Default: ${DEFAULT-VALUE}.")
+    int maxWaitingRequests;
+
+    @Option(names = "--threads", paramLabel = "N", description = "Inference threads. Default: the machine's cores.")
+    int threads = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--max-windows-per-text", paramLabel = "N", defaultValue = "256",
+            description = "Longer texts get this many windows spread evenly over them. Default: ${DEFAULT-VALUE}.")
+    int maxWindowsPerText;
+
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "2048", description = "Most windows in one model call. Default: ${DEFAULT-VALUE}.")
+    int batch;
+
     public ServeCommand() {
     }
 
     @Override
     public Integer call() throws InterruptedException {
-        DetectionServer server = DetectionServer.start(model, new Configuration(), LanguageDetector.Options.defaults().withStride(stride).withFoldCapitals(foldCapitals),
-                host, port, new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds));
+        if (model.contains("://") && !model.startsWith("file://")) {
+            throw new IllegalArgumentException("langid serve reads its model from local disk; copy " + model
+                    + " there first (e.g. hadoop fs -get), or bake it into the image");
+        }
+        java.nio.file.Path location = java.nio.file.Path.of(model.startsWith("file://") ? java.net.URI.create(model).getPath() : model);
+        DetectionServer server = DetectionServer.start(location,
+                new TextDetector.Options(stride, maxWindowsPerText, batch, foldCapitals), threads, host, port,
+                new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds, maxWaitingRequests));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -31,6 +31,8 @@ import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.serving.Detection;
+import org.langid.serving.TextDetector;
+import org.langid.serving.http.DetectionServer;
 import org.langid.model.predict.LanguageDetector;
 import org.nd4j.linalg.api.buffer.DataType;
 
@@ -39,6 +41,7 @@ class DetectionServerTest {
     private static final Configuration CONF = new Configuration();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final LanguageDetector.Options OPTIONS = new LanguageDetector.Options(1, 256, 2048, 2);
+    private static final TextDetector.Options SERVED = new TextDetector.Options(1, 256, 2048, true);
     private static final Instant FIRST_CREATED = Instant.parse("2024-05-01T10:00:00Z");
     private static final HttpClient CLIENT = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -52,7 +55,7 @@ class DetectionServerTest {
     static void publishAndServe() {
         new ModelRegistry(registryDir.toString(), CONF).publish(artefact(11, FIRST_CREATED));
         detector = LanguageDetector.load(registryDir.toString(), CONF, OPTIONS);
-        server = DetectionServer.start(registryDir.toString(), CONF, OPTIONS, "127.0.0.1", 0,
+        server = DetectionServer.start(registryDir, SERVED, 2, "127.0.0.1", 0,
                 new DetectionServer.Limits(4096, 5, 3600));
     }
 
@@ -174,7 +177,7 @@ class DetectionServerTest {
     void aNewlyPublishedVersionIsServedAfterReloadAndADamagedOneIsNot(@TempDir Path dir) throws Exception {
         ModelRegistry registry = new ModelRegistry(dir.toString(), CONF);
         String first = registry.publish(artefact(21, FIRST_CREATED));
-        try (DetectionServer reloading = DetectionServer.start(dir.toString(), CONF, OPTIONS, "127.0.0.1", 0,
+        try (DetectionServer reloading = DetectionServer.start(dir, SERVED, 2, "127.0.0.1", 0,
                 new DetectionServer.Limits(4096, 5, 3600))) {
             String firstVersion = servedVersion(reloading);
             assertTrue(first.endsWith(firstVersion));
@@ -184,7 +187,7 @@ class DetectionServerTest {
             ModelArtefact damaged = artefact(22, FIRST_CREATED.plusSeconds(60));
             String damagedVersion = damaged.manifest().modelVersion();
             damaged.writeTo(registry.versionLocation(damagedVersion), CONF);
-            Path graph = Path.of(registry.versionLocation(damagedVersion), ModelArtefact.GRAPH);
+            Path graph = Path.of(registry.versionLocation(damagedVersion), ModelArtefact.ONNX);   // what the server runs
             byte[] bytes = Files.readAllBytes(graph);
             bytes[bytes.length / 2] ^= 0x55;
             Files.write(graph, bytes);
@@ -206,7 +209,7 @@ class DetectionServerTest {
     void theBackgroundTaskPicksUpANewVersion(@TempDir Path dir) throws Exception {
         ModelRegistry registry = new ModelRegistry(dir.toString(), CONF);
         registry.publish(artefact(31, FIRST_CREATED));
-        try (DetectionServer reloading = DetectionServer.start(dir.toString(), CONF, OPTIONS, "127.0.0.1", 0,
+        try (DetectionServer reloading = DetectionServer.start(dir, SERVED, 2, "127.0.0.1", 0,
                 new DetectionServer.Limits(4096, 5, 1))) {
             ModelArtefact second = artefact(32, FIRST_CREATED.plusSeconds(60));
             registry.publish(second);
@@ -216,6 +219,42 @@ class DetectionServerTest {
                 Thread.sleep(200);
             }
             assertEquals(expected, servedVersion(reloading));
+        }
+    }
+
+    @Test
+    void moreWaitingRequestsThanAllowedGet503WithRetryAfterAndTheRestAreAnswered(@TempDir Path dir) throws Exception {
+        new ModelRegistry(dir.toString(), CONF).publish(artefact(41, FIRST_CREATED));
+        String body = "{\"texts\": " + JSON.writeValueAsString(java.util.Collections.nCopies(5,
+                "the quick brown fox jumps over the lazy dog ".repeat(15))) + "}";
+        try (DetectionServer busy = DetectionServer.start(dir, SERVED, 1, "127.0.0.1", 0,
+                new DetectionServer.Limits(8192, 5, 3600, 1))) {
+            java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(16);
+            try {
+                List<java.util.concurrent.Future<HttpResponse<String>>> responses = new ArrayList<>();
+                for (int i = 0; i < 64; i++) {
+                    responses.add(clients.submit(() -> postJson(busy, body)));
+                }
+                int answered = 0;
+                int refused = 0;
+                for (var future : responses) {
+                    HttpResponse<String> response = future.get();
+                    if (response.statusCode() == 503) {
+                        refused++;
+                        assertEquals("1", response.headers().firstValue("Retry-After").orElse(""));
+                        assertTrue(JSON.readTree(response.body()).get("error").asText().contains("busy"), response.body());
+                    } else {
+                        assertEquals(200, response.statusCode(), response.body());
+                        assertEquals(5, JSON.readTree(response.body()).get("results").size());
+                        answered++;
+                    }
+                }
+                assertTrue(refused > 0, "64 requests from 16 clients at once, 1 may wait: some must be refused");
+                assertTrue(answered > 0, "and the others answered");
+            } finally {
+                clients.shutdownNow();
+            }
+            assertEquals(200, postJson(busy, "{\"text\": \"after the storm\"}").statusCode(), "served again once the queue drains");
         }
     }
 

@@ -1,4 +1,4 @@
-package org.langid.jobs.serve;
+package org.langid.serving.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -26,9 +26,12 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.hadoop.conf.Configuration;
-import org.langid.model.artefact.ModelRegistry;
-import org.langid.model.predict.LanguageDetector;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import org.langid.serving.Detection;
+import org.langid.serving.ServingModel;
+import org.langid.serving.TextDetector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,8 +47,13 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Errors are {@code {"error": "<sentence>"}}: 400 malformed request, 404 unknown path, 405 wrong
  * method (with {@code Allow}), 413 body over {@link Limits#maxRequestBytes} or more than
- * {@link Limits#maxTexts} texts (both ask the client for smaller requests), 415 not JSON, 500
- * anything unexpected (logged here, never shown to the client).
+ * {@link Limits#maxTexts} texts (both ask the client for smaller requests), 415 not JSON, 503 with
+ * {@code Retry-After} when more requests wait for the model than {@link Limits#maxWaitingRequests}
+ * (back-pressure instead of a growing queue), 500 anything unexpected (logged here, never shown to the client).
+ *
+ * <p>Detection runs on a fixed pool of inference threads ({@link InferenceQueue}), one ONNX
+ * Runtime session shared by them; requests that arrive together are batched into one model call.
+ * Memory is bounded by the pool, the queue and the request size limits, not by the load.
  *
  * <p>When the model location is a registry, every {@link Limits#reloadSeconds} the server checks
  * the registry's current version and swaps a newly published model in; each request runs
@@ -57,25 +65,37 @@ public final class DetectionServer implements AutoCloseable {
      * @param maxRequestBytes largest accepted request body
      * @param maxTexts        most texts in one {@code texts} request
      * @param reloadSeconds   how often a registry is checked for a new current version
+     * @param maxWaitingRequests requests that may wait for an inference thread; more get 503
      */
-    public record Limits(long maxRequestBytes, int maxTexts, int reloadSeconds) {
+    public record Limits(long maxRequestBytes, int maxTexts, int reloadSeconds, int maxWaitingRequests) {
 
         public static final long DEFAULT_MAX_REQUEST_BYTES = 1L << 20;
         public static final int DEFAULT_MAX_TEXTS = 1000;
         public static final int DEFAULT_RELOAD_SECONDS = 10;
+        public static final int DEFAULT_MAX_WAITING_REQUESTS = 256;
 
         public Limits {
             // Bodies are read into one array, so the limit must fit an array's length.
-            if (maxRequestBytes < 1 || maxRequestBytes > Integer.MAX_VALUE - 16 || maxTexts < 1 || reloadSeconds < 1) {
+            if (maxRequestBytes < 1 || maxRequestBytes > Integer.MAX_VALUE - 16 || maxTexts < 1 || reloadSeconds < 1
+                    || maxWaitingRequests < 1) {
                 throw new IllegalArgumentException("max request bytes must be between 1 and " + (Integer.MAX_VALUE - 16)
-                        + ", max texts and reload seconds at least 1");
+                        + ", max texts, reload seconds and max waiting requests at least 1");
             }
+        }
+
+        public Limits(long maxRequestBytes, int maxTexts, int reloadSeconds) {
+            this(maxRequestBytes, maxTexts, reloadSeconds, DEFAULT_MAX_WAITING_REQUESTS);
         }
 
         public static Limits defaults() {
             return new Limits(DEFAULT_MAX_REQUEST_BYTES, DEFAULT_MAX_TEXTS, DEFAULT_RELOAD_SECONDS);
         }
     }
+
+    /** Texts one model call combines from concurrent requests. */
+    static final int MAX_BATCH_TEXTS = 256;
+    /** Seconds a refused client is asked to wait (503 Retry-After). */
+    static final int RETRY_AFTER_SECONDS = 1;
 
     private static final Logger LOG = LoggerFactory.getLogger(DetectionServer.class);
     private static final ObjectMapper JSON = JsonMapper.builder()
@@ -85,48 +105,50 @@ public final class DetectionServer implements AutoCloseable {
     private static final String ENDPOINTS = "POST /v1/detect, GET /healthz and GET /v1/model";
     private static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(30);
 
-    private final String modelLocation;
-    private final Configuration conf;
-    private final LanguageDetector.Options options;
+    private final Path modelLocation;
+    private final TextDetector.Options options;
     private final Limits limits;
-    private final ModelRegistry registry;   // null when the location is one artefact: nothing to reload
-    private final AtomicReference<LanguageDetector> detector;
+    private final boolean registry;   // false when the location is one artefact: nothing to reload
+    private final AtomicReference<ServingModel> model;
     private final AtomicInteger requestsInFlight = new AtomicInteger();
     private final HttpServer server;
-    private final ExecutorService workers;
+    private final ExecutorService connections;
+    private final InferenceQueue inference;
     private final ScheduledExecutorService reloader;
 
-    private DetectionServer(String modelLocation, Configuration conf, LanguageDetector.Options options, Limits limits,
+    private DetectionServer(Path modelLocation, TextDetector.Options options, int inferenceThreads, Limits limits,
                             String host, int port) throws IOException {
         this.modelLocation = modelLocation;
-        this.conf = conf;
         this.options = options;
         this.limits = limits;
-        this.registry = ModelRegistry.isRegistry(modelLocation, conf) ? new ModelRegistry(modelLocation, conf) : null;
-        this.detector = new AtomicReference<>(LanguageDetector.load(modelLocation, conf, options));
+        this.registry = ServingModel.isRegistry(modelLocation);
+        // One ONNX Runtime thread per call: the inference threads are the parallelism.
+        this.model = new AtomicReference<>(ServingModel.load(modelLocation, options, 1));
         this.server = HttpServer.create(new InetSocketAddress(host, port), 0);
-        // About one thread per graph copy (more would only wait for a free copy), and at least two
-        // so that a health check is not queued behind a single long detection.
-        this.workers = Executors.newFixedThreadPool(Math.max(2, options.concurrency()), namedThreads("langid-http-"));
+        // Connection threads only parse, wait and answer; the inference threads do the work.
+        this.connections = Executors.newFixedThreadPool(Math.max(8, 4 * inferenceThreads), namedThreads("langid-http-"));
+        this.inference = new InferenceQueue(inferenceThreads, limits.maxWaitingRequests(), MAX_BATCH_TEXTS);
         this.reloader = Executors.newSingleThreadScheduledExecutor(namedThreads("langid-model-reload-"));
     }
 
     /**
      * Loads the model at {@code modelLocation} (an artefact, or a registry's current version) and
      * serves it on {@code host:port} (port 0: any free port, see {@link #port()}).
+     *
+     * @param inferenceThreads threads running the model (about the cores the server may use)
      */
-    public static DetectionServer start(String modelLocation, Configuration conf, LanguageDetector.Options options,
+    public static DetectionServer start(Path modelLocation, TextDetector.Options options, int inferenceThreads,
                                         String host, int port, Limits limits) {
         DetectionServer detectionServer;
         try {
-            detectionServer = new DetectionServer(modelLocation, conf, options, limits, host, port);
+            detectionServer = new DetectionServer(modelLocation, options, inferenceThreads, limits, host, port);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
         detectionServer.server.createContext("/", detectionServer::handle);
-        detectionServer.server.setExecutor(detectionServer.workers);
+        detectionServer.server.setExecutor(detectionServer.connections);
         detectionServer.server.start();
-        if (detectionServer.registry != null) {
+        if (detectionServer.registry) {
             detectionServer.reloader.scheduleWithFixedDelay(detectionServer::reloadNow,
                     limits.reloadSeconds(), limits.reloadSeconds(), TimeUnit.SECONDS);
         }
@@ -138,7 +160,12 @@ public final class DetectionServer implements AutoCloseable {
     }
 
     public String modelVersion() {
-        return detector.get().manifest().modelVersion();
+        return model.get().modelVersion();
+    }
+
+    /** Model calls made so far; fewer than the requests served when concurrent requests were batched. */
+    public int modelCalls() {
+        return inference.batches();
     }
 
     /**
@@ -147,7 +174,7 @@ public final class DetectionServer implements AutoCloseable {
      * @return whether a new model was swapped in; false too when loading it failed (logged as a warning)
      */
     public synchronized boolean reloadNow() {
-        if (registry == null) {
+        if (!registry) {
             return false;
         }
         // Failures are logged, not thrown: that keeps the old model serving and the scheduled
@@ -155,7 +182,7 @@ public final class DetectionServer implements AutoCloseable {
         String serving = modelVersion();
         Optional<String> current;
         try {
-            current = registry.currentVersion();
+            current = ServingModel.currentVersion(modelLocation);
         } catch (RuntimeException e) {
             LOG.warn("cannot read the current version of the registry {}; still serving {}", modelLocation, serving, e);
             return false;
@@ -165,7 +192,10 @@ public final class DetectionServer implements AutoCloseable {
         }
         try {
             // The version's own directory, not the registry: current may move again while this loads.
-            detector.set(LanguageDetector.load(registry.versionLocation(current.get()), conf, options));
+            ServingModel loaded = ServingModel.load(modelLocation.resolve(ServingModel.VERSIONS).resolve(current.get()), options, 1);
+            ServingModel previous = model.getAndSet(loaded);
+            // Requests in flight may still use the old session: close it once they are surely done.
+            reloader.schedule(previous::close, SHUTDOWN_GRACE.toSeconds(), TimeUnit.SECONDS);
         } catch (RuntimeException e) {
             LOG.warn("cannot load model {} from the registry {}; still serving {}", current.get(), modelLocation, serving, e);
             return false;
@@ -188,7 +218,8 @@ public final class DetectionServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         server.stop(0);
-        workers.shutdownNow();
+        connections.shutdownNow();
+        inference.close();
     }
 
     private void handle(HttpExchange exchange) {
@@ -202,6 +233,9 @@ public final class DetectionServer implements AutoCloseable {
                 status = rejection.status;
                 if (rejection.allow != null) {
                     exchange.getResponseHeaders().set("Allow", rejection.allow);
+                }
+                if (status == 503) {
+                    exchange.getResponseHeaders().set("Retry-After", String.valueOf(RETRY_AFTER_SECONDS));
                 }
                 body = error(rejection.getMessage());
             } catch (RuntimeException e) {
@@ -234,7 +268,7 @@ public final class DetectionServer implements AutoCloseable {
             }
             case "/v1/model" -> {
                 requireMethod(exchange, "GET");
-                return detector.get().manifest().toJson();
+                return model.get().manifest();
             }
             default -> throw new Rejection(404, "there is nothing at " + path + "; the endpoints are " + ENDPOINTS);
         }
@@ -243,7 +277,7 @@ public final class DetectionServer implements AutoCloseable {
     private JsonNode detect(HttpExchange exchange) throws Rejection {
         requireJsonContentType(exchange.getRequestHeaders().getFirst("Content-Type"));
         JsonNode request = parse(readBody(exchange));
-        LanguageDetector model = detector.get();   // one model for the whole request, even if a reload swaps it meanwhile
+        ServingModel serving = model.get();   // one model for the whole request, even if a reload swaps it meanwhile
         JsonNode text = request.get("text");
         JsonNode texts = request.get("texts");
         if ((text == null) == (texts == null)) {
@@ -253,8 +287,8 @@ public final class DetectionServer implements AutoCloseable {
             if (!text.isTextual()) {
                 throw new Rejection(400, "\"text\" must be a string");
             }
-            ObjectNode result = model.detect(text.textValue()).toJson();
-            result.put("model_version", model.manifest().modelVersion());
+            ObjectNode result = detect(serving, List.of(text.textValue())).get(0).toJson();
+            result.put("model_version", serving.modelVersion());
             return result;
         }
         if (!texts.isArray()) {
@@ -272,10 +306,27 @@ public final class DetectionServer implements AutoCloseable {
             values.add(texts.get(i).textValue());
         }
         ObjectNode response = JSON.createObjectNode();
-        response.put("model_version", model.manifest().modelVersion());
+        response.put("model_version", serving.modelVersion());
         ArrayNode results = response.putArray("results");
-        model.detectAll(values).forEach(detection -> results.add(detection.toJson()));
+        detect(serving, values).forEach(detection -> results.add(detection.toJson()));
         return response;
+    }
+
+    /** Detections from the inference pool; 503 when too many requests already wait for it. */
+    private List<Detection> detect(ServingModel serving, List<String> texts) throws Rejection {
+        CompletableFuture<List<Detection>> pending = inference.submit(serving.detector(), texts);
+        if (pending == null) {
+            throw new Rejection(503, "the server is busy (more than " + limits.maxWaitingRequests()
+                    + " requests wait for the model); retry after " + RETRY_AFTER_SECONDS + " s");
+        }
+        try {
+            return pending.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the model", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        }
     }
 
     private static void requireMethod(HttpExchange exchange, String allowed) throws Rejection {

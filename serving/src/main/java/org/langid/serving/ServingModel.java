@@ -1,0 +1,194 @@
+package org.langid.serving;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.langid.text.TextNormalizer;
+import org.langid.text.Vocabulary;
+
+/**
+ * A model artefact as a serving process loads it, from a local directory, without Spark, ND4J
+ * or Hadoop: its manifest and its ONNX flavour, checked the way model/'s ModelArtefact checks
+ * them (model.onnx must match its SHA-256 in the manifest, and the normalisation and vocabulary
+ * must be the ones this code implements). A registry (a directory with {@code current} and
+ * {@code versions/}) resolves to its current version. Artefacts on HDFS or S3 are copied to local
+ * disk first (the serving image bakes the released model in).
+ */
+public final class ServingModel implements AutoCloseable {
+
+    public static final String MANIFEST = "manifest.json";
+    public static final String ONNX = "model.onnx";
+    public static final String CURRENT = "current";
+    public static final String VERSIONS = "versions";
+    /** The newest artefact layout this code reads (as ModelArtefact.FORMAT_VERSION). */
+    public static final int FORMAT_VERSION = 1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Path directory;
+    private final ObjectNode manifest;
+    private final TextDetector detector;
+
+    private ServingModel(Path directory, ObjectNode manifest, TextDetector detector) {
+        this.directory = directory;
+        this.manifest = manifest;
+        this.detector = detector;
+    }
+
+    /**
+     * Loads the artefact at {@code location} (or a registry's current version) for detection.
+     *
+     * @param intraOpThreads threads ONNX Runtime may use for one batch
+     */
+    public static ServingModel load(Path location, TextDetector.Options options, int intraOpThreads) {
+        Path directory = resolve(location);
+        ObjectNode manifest = readManifest(directory);
+        String version = text(manifest, "model_version", directory);
+        int window = manifest.path("window").asInt(-1);
+        List<String> languages = new ArrayList<>();
+        manifest.path("languages").forEach(l -> languages.add(l.asText()));
+        if (manifest.path("format_version").asInt(Integer.MAX_VALUE) > FORMAT_VERSION) {
+            throw new ModelLoadException(directory + ": artefact format " + manifest.path("format_version")
+                    + " is newer than this langid reads (up to " + FORMAT_VERSION + ")");
+        }
+        if (!TextNormalizer.RULE_ID.equals(manifest.path("normalisation").asText())) {
+            throw new ModelLoadException(directory + " was trained with normalisation '" + manifest.path("normalisation").asText()
+                    + "'; this langid implements '" + TextNormalizer.RULE_ID + "'");
+        }
+        if (!Vocabulary.SYMBOLS.equals(manifest.path("vocabulary").asText()) || manifest.path("pad_index").asInt(-1) != TextDetector.PAD) {
+            throw new ModelLoadException(directory + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols");
+        }
+        if (window < 1 || languages.isEmpty()) {
+            throw new ModelLoadException(directory + "/" + MANIFEST + " names no window length or no languages: the artefact is damaged");
+        }
+        JsonNode listed = manifest.path("files").path(ONNX).path("sha256");
+        if (listed.isMissingNode()) {
+            throw new ModelLoadException(directory + " has no " + ONNX + " (an artefact made before the ONNX flavour): give it one with "
+                    + "'langid export --add-onnx " + location + "'");
+        }
+        byte[] onnx = read(directory.resolve(ONNX), directory);
+        String actual = sha256(onnx);
+        if (!actual.equals(listed.asText())) {
+            throw new ModelLoadException(directory + ": " + ONNX + " does not match its SHA-256 in " + MANIFEST + " (expected "
+                    + listed.asText().substring(0, Math.min(12, listed.asText().length())) + "…, found " + actual.substring(0, 12)
+                    + "…): the artefact is damaged");
+        }
+        OnnxWindowClassifier classifier;
+        try {
+            classifier = new OnnxWindowClassifier(onnx, version, window, languages.size(), intraOpThreads);
+        } catch (IllegalArgumentException e) {
+            throw new ModelLoadException(directory + ": " + e.getMessage());
+        }
+        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options));
+    }
+
+    /** The artefact directory {@code location} names: itself, or a registry's current version. */
+    public static Path resolve(Path location) {
+        Path pointer = location.resolve(CURRENT);
+        if (!Files.exists(pointer) && !Files.isDirectory(location.resolve(VERSIONS))) {
+            return location;
+        }
+        String version = currentVersion(location).orElseThrow(() -> new ModelLoadException(
+                "the model registry " + location + " has no current model yet (nothing was published to it)"));
+        return location.resolve(VERSIONS).resolve(version);
+    }
+
+    /** The version a registry's {@code current} names, if it has one. */
+    public static Optional<String> currentVersion(Path registry) {
+        try {
+            return Optional.of(Files.readString(registry.resolve(CURRENT), StandardCharsets.UTF_8).strip()).filter(v -> !v.isEmpty());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new ModelLoadException("cannot read " + registry.resolve(CURRENT) + ": " + e.getMessage());
+        }
+    }
+
+    public static boolean isRegistry(Path location) {
+        return Files.exists(location.resolve(CURRENT)) || Files.isDirectory(location.resolve(VERSIONS));
+    }
+
+    public TextDetector detector() {
+        return detector;
+    }
+
+    public String modelVersion() {
+        return manifest.get("model_version").asText();
+    }
+
+    /** The manifest (a copy). */
+    public ObjectNode manifest() {
+        return manifest.deepCopy();
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    @Override
+    public void close() {
+        detector.classifier().close();
+    }
+
+    private static ObjectNode readManifest(Path directory) {
+        Path file = directory.resolve(MANIFEST);
+        if (!Files.exists(file)) {
+            throw new ModelLoadException(directory + " has no " + MANIFEST + ": it is not a model artefact (an artefact holds "
+                    + MANIFEST + " and " + ONNX + "; a registry holds 'current' and versions/)");
+        }
+        JsonNode tree;
+        try {
+            tree = JSON.readTree(read(file, directory));
+        } catch (IOException e) {
+            throw new ModelLoadException(file + " is not valid JSON: the artefact is damaged");
+        }
+        if (!(tree instanceof ObjectNode object)) {
+            throw new ModelLoadException(file + " is not a JSON object: the artefact is damaged");
+        }
+        return object;
+    }
+
+    private static String text(ObjectNode manifest, String field, Path directory) {
+        JsonNode value = manifest.get(field);
+        if (value == null || !value.isTextual()) {
+            throw new ModelLoadException(directory + "/" + MANIFEST + " has no " + field + ": the artefact is damaged");
+        }
+        return value.asText();
+    }
+
+    private static byte[] read(Path file, Path directory) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new ModelLoadException(directory + ": " + file.getFileName() + " is listed in " + MANIFEST
+                    + " but missing: the artefact is damaged or incomplete");
+        } catch (IOException e) {
+            throw new ModelLoadException("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A model that cannot be served, with a one-line reason. */
+    public static final class ModelLoadException extends RuntimeException {
+        public ModelLoadException(String message) {
+            super(message);
+        }
+    }
+}
