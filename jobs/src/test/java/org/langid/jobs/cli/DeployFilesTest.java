@@ -301,8 +301,13 @@ class DeployFilesTest {
             problems.add(serve + ": the image is not based on eclipse-temurin:17 but " + finalBaseImage(serveInstructions));
         }
         String entrypoint = last(serveInstructions, "ENTRYPOINT");
-        if (!entrypoint.contains(MAIN_CLASS) || !entrypoint.contains("\"serve\"")) {
-            problems.add(serve + ": ENTRYPOINT does not run " + MAIN_CLASS + " serve: " + entrypoint);
+        String serveMain = org.langid.serving.ServeCommand.class.getName();
+        if (!entrypoint.contains("\"" + serveMain + "\"")) {
+            problems.add(serve + ": ENTRYPOINT does not run " + serveMain + ": " + entrypoint);
+        }
+        // The serving image is the serving module alone: no Spark, ND4J or Hadoop is built into it.
+        if (instructions(SERVE_DOCKERFILE).stream().anyMatch(i -> i[0].equals("COPY") && i[1].matches("(model|jobs)\\s.*"))) {
+            problems.add(serve + ": copies the model or jobs sources; the serving image builds serving/ only");
         }
         if (!List.of(last(serveInstructions, "EXPOSE").split("\\s+")).contains("8080")) {
             problems.add(serve + ": does not EXPOSE 8080");

@@ -1,9 +1,9 @@
-package org.langid.jobs.cli;
+package org.langid.serving;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import org.langid.serving.TextDetector;
 import org.langid.serving.http.DetectionServer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -42,7 +42,8 @@ public final class ServeCommand implements Callable<Integer> {
     int stride;
 
     @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = DetectorOptions.FOLD_CAPITALS_DESCRIPTION)
+            description = "Read a window with no small letter and at least two capitals in lower case (--no-fold-capitals: as written). "
+                    + "Default: ${DEFAULT-VALUE}.")
     boolean foldCapitals;
 
     @Option(names = "--max-waiting-requests", paramLabel = "N", defaultValue = "" + DetectionServer.Limits.DEFAULT_MAX_WAITING_REQUESTS,
@@ -60,6 +61,19 @@ public final class ServeCommand implements Callable<Integer> {
     int batch;
 
     public ServeCommand() {
+    }
+
+    /**
+     * The serving image's entry point: {@code langid serve} without the rest of langid (no Spark,
+     * no ND4J on the classpath). Errors are one line on stderr, exit code 1.
+     */
+    public static void main(String[] args) {
+        CommandLine commandLine = new CommandLine(new ServeCommand()).setCommandName("langid-serve");
+        commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            System.err.println("langid serve: " + e.getMessage());
+            return 1;
+        });
+        System.exit(commandLine.execute(args));
     }
 
     @Override
