@@ -10,7 +10,7 @@ public enum RejectionReason {
     NO_KNOWN_CHARACTERS("no_known_characters"),
     /** Bytes that are not UTF-8: they were read as U+FFFD, which stands for lost characters. */
     UNDECODABLE("undecodable"),
-    /** JSON input only: a line that is not a JSON object (Spark's _corrupt_record holds it). */
+    /** JSON input only: a line Spark cannot parse as a JSON object, bad syntax or bytes that are not UTF-8 (its _corrupt_record column keeps the line). */
     MALFORMED_RECORD("malformed_record");
 
     private final String id;
