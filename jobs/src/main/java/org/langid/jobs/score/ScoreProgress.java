@@ -10,6 +10,7 @@ import org.apache.spark.scheduler.AccumulableInfo;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerExecutorMetricsUpdate;
 import org.apache.spark.scheduler.SparkListenerJobStart;
+import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.SparkSession;
 import org.slf4j.Logger;
@@ -28,12 +29,13 @@ final class ScoreProgress extends SparkListener implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScoreJob.class);
     static final int INTERVAL_SECONDS = 10;
-    private static final String RECORDS_READ = "internal.metrics.input.recordsRead";
 
     private final SparkSession spark;
     private final long total;
     private final long started = System.nanoTime();
     private final Set<Integer> stages = ConcurrentHashMap.newKeySet();
+    /** Ids of the stages' records-read accumulators: heartbeats carry internal accumulators by id, without their names. */
+    private final Set<Long> recordsReadIds = ConcurrentHashMap.newKeySet();
     private final Map<Long, Long> running = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong finished = new java.util.concurrent.atomic.AtomicLong();
     private final ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -79,13 +81,20 @@ final class ScoreProgress extends SparkListener implements AutoCloseable {
     }
 
     @Override
+    public void onStageSubmitted(SparkListenerStageSubmitted event) {
+        if (stages.contains(event.stageInfo().stageId()) && event.stageInfo().taskMetrics() != null) {
+            recordsReadIds.add(event.stageInfo().taskMetrics().inputMetrics()._recordsRead().id());
+        }
+    }
+
+    @Override
     public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate event) {
         for (Tuple4<Object, Object, Object, scala.collection.Seq<AccumulableInfo>> task : JavaConverters.seqAsJavaList(event.accumUpdates())) {
             if (!stages.contains((Integer) task._2())) {
                 continue;
             }
             for (AccumulableInfo info : JavaConverters.seqAsJavaList(task._4())) {
-                if (info.name().isDefined() && RECORDS_READ.equals(info.name().get()) && info.update().isDefined()) {
+                if (recordsReadIds.contains(info.id()) && info.update().isDefined()) {
                     running.put((Long) task._1(), ((Number) info.update().get()).longValue());
                 }
             }
