@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
                 + "(OUTPUT/rows) with their columns plus language, probability, top_languages and reason. Rows that cannot be "
                 + "scored (null, empty, no known characters, not UTF-8, malformed JSON) keep a null language and a reason; none "
                 + "is dropped. Counts go to OUTPUT/summary.json (data-schemas/score-summary.schema.json). Inputs: Parquet, CSV or "
-                + "TSV with a header, JSON lines, or plain text (one row a line); any local path or Hadoop URI.")
+                + "TSV with a header, JSON lines, or plain text (one row a line: columns text and file); any local path or Hadoop URI.")
 public final class ScoreCommand implements Callable<Integer> {
 
     @Mixin

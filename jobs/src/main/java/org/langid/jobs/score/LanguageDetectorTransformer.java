@@ -197,6 +197,9 @@ public final class LanguageDetectorTransformer extends Transformer implements De
     }
 
     public String getModelPath() {
+        if (!isDefined(modelPath)) {
+            throw new IllegalArgumentException("no model: setModelPath(an artefact directory or a registry)");
+        }
         return $(modelPath);
     }
 
@@ -226,9 +229,6 @@ public final class LanguageDetectorTransformer extends Transformer implements De
     @Override
     public Dataset<Row> transform(Dataset<?> dataset) {
         StructType schema = transformSchema(dataset.schema());
-        if (!isDefined(modelPath)) {
-            throw new IllegalArgumentException("no model: setModelPath(an artefact directory or a registry)");
-        }
         Configuration conf = dataset.sparkSession().sparkContext().hadoopConfiguration();
         RowScorer scorer = new RowScorer(detectorKey(conf), new SerializableHadoopConf(conf),
                 dataset.schema().fieldIndex(getInputCol()), getTopK(), (Integer) $(rowsPerBatch));

@@ -20,7 +20,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapred.TextInputFormat;
+import org.apache.spark.api.java.JavaHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Column;
@@ -53,8 +55,10 @@ public final class ScoreJob {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScoreJob.class);
 
-    /** Plain text input: one row a line, in this column. */
+    /** Plain text input: one row a line, its text in this column. */
     public static final String TEXT_COLUMN = "text";
+    /** Plain text input: the file each line comes from (a directory of files is one input). */
+    public static final String FILE_COLUMN = "file";
     /** Spark's column for JSON lines it cannot parse (PERMISSIVE mode). */
     static final String CORRUPT_RECORD = "_corrupt_record";
     public static final String ROWS = "rows";
@@ -160,18 +164,22 @@ public final class ScoreJob {
     }
 
     /**
-     * One row a line. Read as bytes and decoded here, not by Spark's text source, which passes
+     * One row a line, with the file it comes from. Read as bytes and decoded here, not by Spark's text source, which passes
      * invalid UTF-8 through into the Parquet it writes; bytes that are not UTF-8 become U+FFFD,
      * which marks the row undecodable.
      */
     private static Dataset<Row> readText(SparkSession spark, String input) {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        JavaRDD<Row> lines = jsc.hadoopFile(input, TextInputFormat.class, LongWritable.class, Text.class)
-                .mapPartitions(ScoreJob::decodeLines);
-        return spark.createDataFrame(lines, new StructType().add(TEXT_COLUMN, DataTypes.StringType, false));
+        JavaHadoopRDD<LongWritable, Text> files = (JavaHadoopRDD<LongWritable, Text>) jsc.hadoopFile(input, TextInputFormat.class,
+                LongWritable.class, Text.class);
+        JavaRDD<Row> lines = files.mapPartitionsWithInputSplit(
+                (split, partition) -> decodeLines(((FileSplit) split).getPath().toString(), partition), true);
+        return spark.createDataFrame(lines, new StructType()
+                .add(TEXT_COLUMN, DataTypes.StringType, false)
+                .add(FILE_COLUMN, DataTypes.StringType, false));
     }
 
-    private static Iterator<Row> decodeLines(Iterator<Tuple2<LongWritable, Text>> lines) {
+    private static Iterator<Row> decodeLines(String file, Iterator<Tuple2<LongWritable, Text>> lines) {
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE);
         return new Iterator<>() {
@@ -193,7 +201,7 @@ public final class ScoreJob {
                 if (line._1().get() == 0 && text.startsWith("\uFEFF")) {
                     text = text.substring(1);   // a byte-order mark starts the file, not the text
                 }
-                return RowFactory.create(text);
+                return RowFactory.create(text, file);
             }
         };
     }

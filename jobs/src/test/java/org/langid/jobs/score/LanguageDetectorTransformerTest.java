@@ -86,6 +86,10 @@ class LanguageDetectorTransformerTest {
         assertEquals("column 'id' holds int, not text (string)", notText.getMessage());
         assertThrows(IllegalArgumentException.class, () -> detector.setInputCol("comment").setOutputCol("id").transformSchema(schema));
 
+        IllegalArgumentException noModel = assertThrows(IllegalArgumentException.class,
+                () -> new LanguageDetectorTransformer().setInputCol("comment").transform(texts()));
+        assertEquals("no model: setModelPath(an artefact directory or a registry)", noModel.getMessage());
+
         StructType out = detector.setInputCol("comment").setOutputCol("detected").transformSchema(schema);
         assertEquals(LanguageDetectorTransformer.RESULT, out.apply("detected").dataType());
         assertTrue(List.of(out.fieldNames()).containsAll(List.of("id", "comment", "detected")));

@@ -115,6 +115,7 @@ class ScoreJobTest {
         for (Row row : rows) {
             String text = row.getAs("text");
             texts.add(text);
+            assertTrue(row.<String>getAs("file").endsWith("/in/mixed.txt"), row.toString());
             String expected = sentences.get(text);
             if (expected == null) {
                 assertRejected(row, text.isBlank() ? RejectionReason.EMPTY
