@@ -100,9 +100,12 @@ public final class ScoreJob {
                         + "to name the added columns " + String.join(", ", added) + " differently");
             }
         }
-        prepareOutput(request.output(), request.overwrite(), conf);
-
+        if (!request.overwrite() && HadoopFiles.exists(request.output(), conf)) {
+            throw new IllegalArgumentException("output " + request.output() + " already exists; pass --overwrite to replace it");
+        }
         LanguageDetector detector = configured.loadDetector(conf);
+        // Only now, with the input and the model known to be good, is an old output replaced.
+        prepareOutput(request.output(), request.overwrite(), conf);
         LOG.info("score: model {} ({}), {} input {}", detector.manifest().modelVersion(), String.join(",", detector.languages()),
                 format.id(), request.input());
         long started = System.nanoTime();
