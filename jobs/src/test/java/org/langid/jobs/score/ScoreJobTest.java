@@ -3,6 +3,7 @@ package org.langid.jobs.score;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -239,21 +240,25 @@ class ScoreJobTest {
         assertTrue(JsonSchemas.problems(ScoreSummary.SCHEMA_FILE, JSON.readTree(output.resolve("summary.json").toFile())).isEmpty());
     }
 
+    /** Found before any work, and before the model loads; the command line prints these messages as one line (below). */
     @Test
-    void aMissingColumnOrAColumnClashIsOneLineNamingTheColumns() throws IOException {
+    void aMissingColumnAColumnClashOrAnUnknownFormatIsRefusedNamingWhatIsThere() throws IOException {
         Path csv = Files.writeString(temp.resolve("labelled.csv"), "id,language,body\n1,en,Hello there my friend\n");
-        String[] common = {"score", "--master", "local[2]", "--model", RELEASE.toString(), "-i", csv.toString()};
 
-        Result missing = run(common, "-o", temp.resolve("out1").toString(), "--column", "text");
-        assertOneLineError(missing, "no column 'text' to detect the language of; the columns are: id, language, body");
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> score(csv, null, "text", temp.resolve("out1").toString(), transformer()));
+        assertEquals("no column 'text' to detect the language of; the columns are: id, language, body", missing.getMessage());
         assertFalse(Files.exists(temp.resolve("out1")), "nothing written");
 
-        Result clash = run(common, "-o", temp.resolve("out2").toString(), "--column", "body");
-        assertOneLineError(clash, "the input already has a column 'language'; give --prefix");
+        IllegalArgumentException clash = assertThrows(IllegalArgumentException.class,
+                () -> score(csv, null, "body", temp.resolve("out2").toString(), transformer()));
+        assertTrue(clash.getMessage().startsWith("the input already has a column 'language'; give --prefix"), clash.getMessage());
 
-        Result unknownFormat = run(new String[] {"score", "--model", RELEASE.toString(), "-i",
-                Files.writeString(temp.resolve("texts.dat"), "x\n").toString()}, "-o", temp.resolve("out3").toString());
-        assertOneLineError(unknownFormat, "cannot tell the format of");
+        Path unknown = Files.writeString(temp.resolve("texts.dat"), "x\n");
+        IllegalArgumentException format = assertThrows(IllegalArgumentException.class,
+                () -> score(unknown, null, "text", temp.resolve("out3").toString(), transformer()));
+        assertEquals("cannot tell the format of " + unknown + " from its file names (extensions: dat); give --format parquet, csv, tsv, "
+                + "json or text", format.getMessage());
     }
 
     @Test
@@ -279,8 +284,11 @@ class ScoreJobTest {
         Row scored = SparkTestSession.get().read().parquet(temp.resolve("out/rows").toString()).filter("language is not null").first();
         assertEquals(2, scored.getList(scored.fieldIndex("top_languages")).size(), "--top-k 2");
 
-        Result again = run(new String[] {"score", "--model", RELEASE.toString(), "-i", input.toString()}, "-o", temp.resolve("out").toString());
-        assertOneLineError(again, "already exists; pass --overwrite");
+        Result again = run(new String[] {"score", "--model", RELEASE.toString(), "-i", input.toString()}, "-o", temp.resolve("out").toString(),
+                "--column", "body");
+        assertOneLineError(again, "plain text input has one column, 'text' (one row a line); drop --column body");
+        Result exists = run(new String[] {"score", "--model", RELEASE.toString(), "-i", input.toString()}, "-o", temp.resolve("out").toString());
+        assertOneLineError(exists, "output " + temp.resolve("out") + " already exists; pass --overwrite to replace it");
     }
 
     private static void assertCountsAddUp(ScoreSummary summary) {
