@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         versionProvider = LangidCommand.Version.class,
         description = "Attention-based language identification, trained on Apache Spark.",
         subcommands = {PipelineCommand.class, PrepareCommand.class, TrainCommand.class, ExportCommand.class, EvaluateCommand.class, PredictCommand.class,
+                ScoreCommand.class,
                 org.langid.serving.ServeCommand.class, RetrainCommand.class,
                 VisualizeCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
 public final class LangidCommand implements Runnable {

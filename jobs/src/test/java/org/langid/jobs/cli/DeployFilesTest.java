@@ -384,6 +384,22 @@ class DeployFilesTest {
     }
 
     @Test
+    void scoreSubmitsTheScoreCommandWithItsOptionsAndNoProfile() throws IOException, InterruptedException {
+        Path cpuJar = jarHolding("org/nd4j/linalg/cpu/nativecpu/CpuBackend.class");
+        Submission score = submit("score.sh", Map.of("LANGID_JAR", cpuJar.toString()), "--master", "yarn", "--executors", "4",
+                "--model", "hdfs:///langid/registry", "-i", "hdfs:///data/comments.parquet", "--column", "body", "-o", "out");
+        assertEquals(0, score.exitCode(), score.err());
+        assertEquals("yarn", score.valueOf("--master"));
+        assertTrue(score.arguments().contains("spark.executor.instances=4"), score.arguments().toString());
+        assertFalse(score.arguments().contains("--files"), "score reads no profile: " + score.arguments());
+        List<String> job = score.after(cpuJar.toString());
+        assertEquals(List.of("score", "--model", "hdfs:///langid/registry", "-i", "hdfs:///data/comments.parquet", "--column", "body",
+                "-o", "out"), job);
+        // What the script hands over parses as the score command's options.
+        new CommandLine(new LangidCommand()).parseArgs(job.toArray(String[]::new));
+    }
+
+    @Test
     void submitRefusesWithoutSparkSubmitOrJar() throws IOException, InterruptedException {
         Path cpuJar = jarHolding("org/nd4j/linalg/cpu/nativecpu/CpuBackend.class");
         Submission noSparkSubmit = submit("submit.sh", Map.of("LANGID_JAR", cpuJar.toString(), "SPARK_HOME", temp.toString()),
