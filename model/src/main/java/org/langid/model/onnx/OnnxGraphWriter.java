@@ -66,7 +66,17 @@ public final class OnnxGraphWriter {
         boolean seed = ModelConfig.SEED.equals(config.block);
         int heads = seed ? 1 : config.heads;
         int d = config.dModel;
-        p.forEach((name, value) -> graph.addInitializer(floatTensor(name, value)));
+        // The first block's input and its attention projections depend only on (symbol, position):
+        // they are looked up in one precomputed table instead of computed (a sixth of the arithmetic).
+        boolean firstBlockTabled = !seed && config.layers > 0;
+        java.util.Set<String> tabled = firstBlockTabled ? java.util.Set.of("embedding", "position", "block0/ln1/gain",
+                "block0/ln1/bias", "block0/attn/wq", "block0/attn/bq", "block0/attn/wk", "block0/attn/bk", "block0/attn/wv",
+                "block0/attn/bv") : java.util.Set.of();
+        p.forEach((name, value) -> {
+            if (!tabled.contains(name)) {
+                graph.addInitializer(floatTensor(name, value));
+            }
+        });
         graph.addInput(valueInfo(INPUT, Onnx.TensorProto.DataType.INT32, "batch", t));
         graph.addOutput(valueInfo(OUTPUT, Onnx.TensorProto.DataType.FLOAT, "batch", config.classes()));
 
@@ -76,9 +86,32 @@ public final class OnnxGraphWriter {
         String keyMask = node("Unsqueeze", List.of(node("Mul", List.of(node("Sub", List.of(floatScalar("one", 1f), isReal)),
                 floatScalar("masked", -1e9f))), longs("mask_axes", 1, 2)));                              // (B, 1, 1, T)
 
-        String x = node("Gather", List.of("embedding", INPUT));                                            // (B, T, d)
-        if (config.positional) {
-            x = node("Add", List.of(x, "position"));                                                       // (B, T, d)
+        String x;
+        String[] firstQkv = null;
+        if (firstBlockTabled) {
+            graph.addInitializer(firstBlockTable(p));                                                       // (T·S, 4d)
+            Onnx.TensorProto.Builder offsets = Onnx.TensorProto.newBuilder().setName("position_offsets")
+                    .setDataType(Onnx.TensorProto.DataType.INT32_VALUE).addDims(1).addDims(t);
+            for (int position = 0; position < t; position++) {
+                offsets.addInt32Data(position * ParameterLayout.INPUT_SYMBOLS);
+            }
+            graph.addInitializer(offsets);                                                                  // (1, T)
+            String rows = node("Gather", List.of(FIRST_BLOCK_TABLE, node("Add", List.of(INPUT, "position_offsets")))); // (B, T, 4d)
+            String[] parts = new String[4];
+            Onnx.NodeProto.Builder split = Onnx.NodeProto.newBuilder().setOpType("Split").setName("first_block_split")
+                    .addInput(rows).addInput(longs("first_block_widths", d, d, d, d)).addAttribute(intAttribute("axis", 2));
+            for (int i = 0; i < 4; i++) {
+                parts[i] = "first_block_part_" + i;
+                split.addOutput(parts[i]);
+            }
+            graph.addNode(split);
+            x = parts[0];                                                                                    // (B, T, d)
+            firstQkv = new String[] {parts[1], parts[2], parts[3]};                                           // each (B, T, d)
+        } else {
+            x = node("Gather", List.of("embedding", INPUT));                                                // (B, T, d)
+            if (config.positional) {
+                x = node("Add", List.of(x, "position"));                                                   // (B, T, d)
+            }
         }
         int width;
         if (seed) {
@@ -92,10 +125,19 @@ public final class OnnxGraphWriter {
             int hs = d / heads;
             for (int layer = 0; layer < config.layers; layer++) {
                 String b = "block" + layer + "/";
-                String normed = layerNorm(x, b + "ln1");                                                   // (B, T, d)
-                String q = splitHeads(linear(normed, b + "attn/wq", b + "attn/bq"), heads, hs, false);   // (B, H, T, hs)
-                String k = splitHeads(linear(normed, b + "attn/wk", b + "attn/bk"), heads, hs, true);    // (B, H, hs, T)
-                String v = splitHeads(linear(normed, b + "attn/wv", b + "attn/bv"), heads, hs, false);   // (B, H, T, hs)
+                String q;
+                String k;
+                String v;
+                if (layer == 0 && firstQkv != null) {
+                    q = splitHeads(firstQkv[0], heads, hs, false);                                         // (B, H, T, hs)
+                    k = splitHeads(firstQkv[1], heads, hs, true);                                          // (B, H, hs, T)
+                    v = splitHeads(firstQkv[2], heads, hs, false);                                         // (B, H, T, hs)
+                } else {
+                    String normed = layerNorm(x, b + "ln1");                                               // (B, T, d)
+                    q = splitHeads(linear(normed, b + "attn/wq", b + "attn/bq"), heads, hs, false);       // (B, H, T, hs)
+                    k = splitHeads(linear(normed, b + "attn/wk", b + "attn/bk"), heads, hs, true);        // (B, H, hs, T)
+                    v = splitHeads(linear(normed, b + "attn/wv", b + "attn/bv"), heads, hs, false);       // (B, H, T, hs)
+                }
                 String merged = node("Reshape", List.of(
                         node("Transpose", List.of(attend(q, k, v, keyMask, hs)), a -> a.add(intsAttribute("perm", 0, 2, 1, 3))),
                         longs(b + "merged_shape", -1, t, d)));                                           // (B, T, d)
@@ -119,6 +161,60 @@ public final class OnnxGraphWriter {
         if (width != config.pooledWidth()) {
             throw new IllegalStateException("pooled width " + width + " differs from the layout's " + config.pooledWidth());
         }
+    }
+
+    static final String FIRST_BLOCK_TABLE = "block0/inputs_and_qkv";
+
+    /**
+     * Row {@code position · S + symbol} (S = 69 input symbols): [x | q | k | v] of the first block
+     * for that symbol at that position, x = embedding[symbol] + position[position], q/k/v the
+     * attention projections of LN1(x), computed here in double precision.
+     */
+    private Onnx.TensorProto firstBlockTable(Map<String, INDArray> p) {
+        int t = config.window;
+        int d = config.dModel;
+        int symbols = ParameterLayout.INPUT_SYMBOLS;
+        float[][] embedding = p.get("embedding").toFloatMatrix();                                        // (S, d)
+        float[][] position = config.positional ? p.get("position").toFloatMatrix() : new float[t][d];    // (T, d)
+        float[] gain = p.get("block0/ln1/gain").toFloatVector();
+        float[] bias = p.get("block0/ln1/bias").toFloatVector();
+        float[][][] weights = {p.get("block0/attn/wq").toFloatMatrix(), p.get("block0/attn/wk").toFloatMatrix(),
+                p.get("block0/attn/wv").toFloatMatrix()};                                                  // each (d, d)
+        float[][] biases = {p.get("block0/attn/bq").toFloatVector(), p.get("block0/attn/bk").toFloatVector(),
+                p.get("block0/attn/bv").toFloatVector()};
+        ByteBuffer bytes = ByteBuffer.allocate(t * symbols * 4 * d * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        double[] x = new double[d];
+        double[] normed = new double[d];
+        for (int at = 0; at < t; at++) {
+            for (int symbol = 0; symbol < symbols; symbol++) {
+                double mean = 0;
+                for (int i = 0; i < d; i++) {
+                    x[i] = (double) embedding[symbol][i] + position[at][i];
+                    mean += x[i];
+                }
+                mean /= d;
+                double variance = 0;
+                for (int i = 0; i < d; i++) {
+                    variance += (x[i] - mean) * (x[i] - mean);
+                }
+                double inverseStd = 1.0 / Math.sqrt(variance / d + LanguageIdGraph.LAYER_NORM_EPSILON);
+                for (int i = 0; i < d; i++) {
+                    normed[i] = (x[i] - mean) * inverseStd * gain[i] + bias[i];
+                    bytes.putFloat((float) x[i]);
+                }
+                for (int projection = 0; projection < 3; projection++) {
+                    for (int j = 0; j < d; j++) {
+                        double sum = biases[projection][j];
+                        for (int i = 0; i < d; i++) {
+                            sum += normed[i] * weights[projection][i][j];
+                        }
+                        bytes.putFloat((float) sum);
+                    }
+                }
+            }
+        }
+        return Onnx.TensorProto.newBuilder().setName(FIRST_BLOCK_TABLE).setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE)
+                .addDims((long) t * symbols).addDims(4L * d).setRawData(ByteString.copyFrom(bytes.array())).build();
     }
 
     /** softmax(Q·Kᵀ [/√hs] + mask)·V with K given transposed; (B, H, T, hs). */

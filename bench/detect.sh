@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Detection, whole process and steady state: our model (./langid predict, ONNX Runtime by default)
+# against Lingua 1.2.2 (8 languages, high accuracy, one thread per core) and fastText 0.9.2
+# (Debian's `fasttext`, trained here on the same prepared training windows), on the same test
+# windows of 16 characters, one per line. Side by side in one run; run it on an idle machine.
+#   bench/detect.sh [MODEL] [PREPARED]
+#   default: the released model (models/), the committed sample prepared into work/detect/prepared
+# Whole process: wall time of one command from start to last line. Steady state: windows/s
+# after loading, (N - 1) / (time for N lines - time for 1 line). Accuracy: first field vs label.
+# fastText settings: FASTTEXT_ARGS (default the issue's baseline: -minn 1 -maxn 4 -wordNgrams 2
+# -dim 32 -epoch 5 -lr 0.5); its training time is printed, not counted.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+model="${1:-$home/models}"
+prepared="${2:-$home/work/detect/prepared}"
+work="$home/work/detect"
+fasttext_args="${FASTTEXT_ARGS:--minn 1 -maxn 4 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5}"
+mkdir -p "$work"
+
+if ! command -v fasttext > /dev/null; then
+  echo "bench/detect.sh: installing Debian's fasttext" >&2
+  apt-get install -y fasttext > "$work/apt.log" 2>&1 || { echo "bench/detect.sh: cannot install fasttext (log: $work/apt.log)" >&2; exit 1; }
+fi
+if [ ! -d "$prepared/windows" ]; then
+  echo "bench/detect.sh: preparing the committed sample into $prepared" >&2
+  "$home/langid" prepare -i "$home/data/sample/libreoffice" -o "$prepared" > "$work/prepare.log" 2>&1
+fi
+[ -s "$work/test.tsv" ] || "$home/langid" bench windows -i "$prepared" --split test -o "$work/test.tsv" > /dev/null 2>&1
+[ -s "$work/train.tsv" ] || "$home/langid" bench windows -i "$prepared" --split train -o "$work/train.tsv" > /dev/null 2>&1
+cut -f2 "$work/test.tsv" > "$work/test.txt"
+cut -f1 "$work/test.tsv" > "$work/labels.txt"
+head -1 "$work/test.txt" > "$work/one.txt"
+windows=$(wc -l < "$work/test.txt")
+
+# fastText: trained on the same training windows, labels as __label__xx.
+awk -F'\t' '{print "__label__" $1 " " $2}' "$work/train.tsv" > "$work/train.fasttext"
+started=$(date +%s.%N)
+fasttext supervised -input "$work/train.fasttext" -output "$work/fasttext" $fasttext_args -thread "$(nproc)" -verbose 0
+echo "fastText trained in $(echo "$(date +%s.%N) - $started" | bc | xargs printf '%.0f') s on $(wc -l < "$work/train.fasttext") windows ($fasttext_args)"
+
+# Lingua runner, compiled once (compilation is not timed).
+lingua_cp="$(tr ':' '\n' < "$home/jobs/target/launcher-classpath.txt" | grep -E 'lingua|kotlin|jetbrains|moshi|okio|fastutil' | paste -sd:)"
+javac -d "$work/lingua-classes" -cp "$lingua_cp" "$home/bench/detect/LinguaPredict.java"
+
+seconds() {   # seconds a command takes, stdout to $1
+  local out="$1"; shift
+  local started; started=$(date +%s.%N)
+  "$@" > "$out" 2> "$out.err"
+  echo "$(date +%s.%N) - $started" | bc
+}
+ours()     { "$home/langid" predict --model "$model" --input "$1"; }
+lingua()   { java -cp "$work/lingua-classes:$lingua_cp" LinguaPredict < "$1"; }
+fasttext_() { fasttext predict "$work/fasttext.bin" "$1" | sed 's/^__label__//'; }
+
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
+echo "windows: $windows test windows of 16 characters from $prepared; model $(cat "$model/current" 2>/dev/null || basename "$model")"
+printf '%-22s %12s %12s %16s %10s\n' detector "whole (s)" "load (s)" "steady (win/s)" accuracy
+declare -A whole
+for detector in ours lingua fasttext_; do
+  one=$(seconds "$work/$detector.one" $detector "$work/one.txt")
+  all=$(seconds "$work/$detector.out" $detector "$work/test.txt")
+  accuracy=$(paste "$work/labels.txt" <(cut -f1 "$work/$detector.out") | awk '$1==$2{c++} END{printf "%.2f%%", 100*c/NR}')
+  steady=$(echo "($windows - 1) / ($all - $one)" | bc -l)
+  whole[$detector]=$all
+  name=$detector; [ "$detector" = ours ] && name="langid (onnx)"; [ "$detector" = lingua ] && name="lingua-1.2.2"; [ "$detector" = fasttext_ ] && name="fasttext-0.9.2"
+  printf '%-22s %12.2f %12.2f %16.0f %10s\n' "$name" "$all" "$one" "$steady" "$accuracy"
+done
+printf 'whole process: %.2fx Lingua, %.2fx fastText\n' "$(echo "${whole[lingua]} / ${whole[ours]}" | bc -l)" \
+  "$(echo "${whole[fasttext_]} / ${whole[ours]}" | bc -l)"
