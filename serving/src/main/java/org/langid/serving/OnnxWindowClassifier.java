@@ -46,6 +46,10 @@ public final class OnnxWindowClassifier implements WindowClassifier {
             options.setInterOpNumThreads(1);
             options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            // Batch sizes vary from call to call (a server batches whatever requests wait): with
+            // the arena and memory patterns, ONNX Runtime keeps the largest shapes' buffers forever.
+            options.setCPUArenaAllocator(false);
+            options.setMemoryPatternOptimization(false);
             this.session = environment.createSession(model, options);
         } catch (OrtException e) {
             throw new IllegalArgumentException("ONNX Runtime cannot load the model: " + e.getMessage(), e);

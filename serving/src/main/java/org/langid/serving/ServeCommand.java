@@ -36,9 +36,9 @@ public final class ServeCommand implements Callable<Integer> {
             description = "How often a registry is checked for a newly published version. Default: ${DEFAULT-VALUE}.")
     int reloadSeconds;
 
-    @Option(names = "--stride", paramLabel = "N", defaultValue = "1",
-            description = "Characters between the starts of a text's windows (1: every window, as in training). "
-                    + "Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--stride", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_STRIDE,
+            description = "Characters between the starts of a text's windows (1: every window, as in training; "
+                    + TextDetector.DEFAULT_STRIDE + " was as accurate on sentences, bench/DETECT.md). Default: ${DEFAULT-VALUE}.")
     int stride;
 
     @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",

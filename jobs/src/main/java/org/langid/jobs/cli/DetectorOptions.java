@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.predict.LanguageDetector;
+import org.langid.serving.TextDetector;
 import picocli.CommandLine.Option;
 
 /** The options every command that loads a model shares: where it is and how text is cut into windows. */
@@ -13,8 +14,10 @@ public final class DetectorOptions {
             description = "A model artefact directory, or a registry (its current version is used). Local, hdfs:// or s3a://.")
     String model;
 
-    @Option(names = "--stride", paramLabel = "N", defaultValue = "1",
-            description = "Characters between window starts (1: every window). Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--stride", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_STRIDE,
+            description = "Characters between the starts of a text's windows (1: every window, as training cut them; "
+                    + TextDetector.DEFAULT_STRIDE + " was as accurate on sentences and " + TextDetector.DEFAULT_STRIDE
+                    + " times cheaper, bench/DETECT.md). Default: ${DEFAULT-VALUE}.")
     int stride;
 
     @Option(names = "--max-windows-per-text", paramLabel = "N", defaultValue = "256",

@@ -67,7 +67,7 @@ public final class LanguageDetector implements AutoCloseable {
         }
 
         public static Options defaults() {
-            return new Options(1, 256, 2048, Runtime.getRuntime().availableProcessors());
+            return new Options(TextDetector.DEFAULT_STRIDE, 256, 2048, Runtime.getRuntime().availableProcessors());
         }
 
         public Options withStride(int stride) {
