@@ -33,10 +33,18 @@ head -1 "$work/test.txt" > "$work/one.txt"
 windows=$(wc -l < "$work/test.txt")
 
 # fastText: trained on the same training windows, labels as __label__xx.
-awk -F'\t' '{print "__label__" $1 " " $2}' "$work/train.tsv" > "$work/train.fasttext"
-started=$(date +%s.%N)
-fasttext supervised -input "$work/train.fasttext" -output "$work/fasttext" $fasttext_args -thread "$(nproc)" -verbose 0
-echo "fastText trained in $(echo "$(date +%s.%N) - $started" | bc | xargs printf '%.0f') s on $(wc -l < "$work/train.fasttext") windows ($fasttext_args)"
+awk -F'\t' '{print "__label__" $1 " " $2}' "$work/train.tsv" > "$work/train.fasttext.new"
+if ! cmp -s "$work/train.fasttext.new" "$work/train.fasttext" || [ "$(cat "$work/fasttext.args" 2>/dev/null)" != "$fasttext_args" ] \
+    || [ ! -f "$work/fasttext.bin" ]; then
+  mv "$work/train.fasttext.new" "$work/train.fasttext"
+  started=$(date +%s.%N)
+  fasttext supervised -input "$work/train.fasttext" -output "$work/fasttext" $fasttext_args -thread "$(nproc)" -verbose 0
+  echo "$fasttext_args" > "$work/fasttext.args"
+  echo "fastText trained in $(echo "$(date +%s.%N) - $started" | bc | xargs printf '%.0f') s on $(wc -l < "$work/train.fasttext") windows ($fasttext_args)"
+else
+  rm -f "$work/train.fasttext.new"
+  echo "fastText: the model trained earlier on the same windows with the same settings ($fasttext_args)"
+fi
 
 # Lingua runner, compiled once (compilation is not timed).
 lingua_cp="$(tr ':' '\n' < "$home/jobs/target/launcher-classpath.txt" | grep -E 'lingua|kotlin|jetbrains|moshi|okio|fastutil' | paste -sd:)"
