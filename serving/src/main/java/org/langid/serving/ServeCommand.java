@@ -57,7 +57,7 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Longer texts get this many windows spread evenly over them. Default: ${DEFAULT-VALUE}.")
     int maxWindowsPerText;
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "2048", description = "Most windows in one model call. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_BATCH, description = "Most windows in one model call. Default: ${DEFAULT-VALUE}.")
     int batch;
 
     public ServeCommand() {

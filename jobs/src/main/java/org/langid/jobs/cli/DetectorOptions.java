@@ -24,7 +24,7 @@ public final class DetectorOptions {
             description = "Longer texts get this many windows spread evenly over them. Default: ${DEFAULT-VALUE}.")
     int maxWindowsPerText;
 
-    @Option(names = "--batch", paramLabel = "N", defaultValue = "2048",
+    @Option(names = "--batch", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_BATCH,
             description = "Windows per model call. Default: ${DEFAULT-VALUE}.")
     int batch;
 

@@ -44,7 +44,7 @@ public final class LanguageDetector implements AutoCloseable {
      * @param stride            characters between window starts (1: every window, as training cut them)
      * @param maxWindowsPerText longer texts get this many windows spread evenly over them, bounding the cost of a line
      * @param batchSize         windows per model call
-     * @param concurrency       threads the engine may use (ONNX Runtime's pool; SameDiff's graph copies)
+     * @param concurrency       batches classified at once, each on its own thread (and SameDiff's graph copies)
      * @param foldCapitals      read windows in capitals in lower case ({@link CaseFolding#foldCapitalWindows})
      * @param engine            what runs the model
      */
@@ -67,7 +67,7 @@ public final class LanguageDetector implements AutoCloseable {
         }
 
         public static Options defaults() {
-            return new Options(TextDetector.DEFAULT_STRIDE, 256, 2048, Runtime.getRuntime().availableProcessors());
+            return new Options(TextDetector.DEFAULT_STRIDE, 256, TextDetector.DEFAULT_BATCH, Runtime.getRuntime().availableProcessors());
         }
 
         public Options withStride(int stride) {
@@ -103,7 +103,8 @@ public final class LanguageDetector implements AutoCloseable {
         this.options = options;
         this.window = artefact.manifest().window();
         this.attentionOutputs = LanguageIdGraph.attentionOutputs(artefact.manifest().modelConfig());
-        this.detector = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window, options.text());
+        this.detector = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window, options.text(),
+                options.concurrency());
     }
 
     private WindowClassifier classifier(ModelArtefact artefact, Options options) {
@@ -111,8 +112,8 @@ public final class LanguageDetector implements AutoCloseable {
         if (options.engine() == Engine.ONNX) {
             var onnx = artefact.onnxModel();
             if (onnx.isPresent()) {
-                return new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window, manifest.languages().size(),
-                        options.concurrency());
+                // One thread per model call: the detector runs batches side by side instead.
+                return new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window, manifest.languages().size(), 1);
             }
             LOG.warn("model {} has no {}: detection runs its SameDiff graph, several times slower "
                     + "(langid export --add-onnx adds the flavour)", manifest.modelVersion(), ModelArtefact.ONNX);
