@@ -124,6 +124,9 @@ public final class DetectionServer implements AutoCloseable {
         this.registry = ServingModel.isRegistry(modelLocation);
         // One ONNX Runtime thread per call: the inference threads are the parallelism.
         this.model = new AtomicReference<>(ServingModel.load(modelLocation, options, 1));
+        // Without TCP_NODELAY the JDK server's body write waits for the client's delayed ACK:
+        // every answer took 40 ms more (p50 44 ms at 16 connections, 343 requests/s on 2 cores).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
         this.server = HttpServer.create(new InetSocketAddress(host, port), 0);
         // Connection threads only parse, wait and answer; the inference threads do the work.
         this.connections = Executors.newFixedThreadPool(Math.max(8, 4 * inferenceThreads), namedThreads("langid-http-"));
