@@ -71,9 +71,10 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--fasttext", paramLabel = "PATH", description = "The fasttext binary. Default: fasttext on the PATH (apt-get install fasttext).")
     String fastTextBinary;
 
-    @Option(names = "--fasttext-args", paramLabel = "ARGS",
-            description = "Training arguments for --peer fasttext instead of the tuned ones, e.g. \"-dim 64 -epoch 10 -lr 0.5\".")
-    String fastTextArguments;
+    @Option(names = "--fasttext-set", paramLabel = "KEY=VALUE",
+            description = "Change one training argument of --peer fasttext (repeatable), e.g. --fasttext-set dim=64 --fasttext-set epoch=10 "
+                    + "for -dim 64 -epoch 10. Default: the tuned settings, " + FastTextSettings.TUNED_ARGUMENTS + ".")
+    List<String> fastTextChanges = new ArrayList<>();
 
     @Option(names = "--fasttext-cache", paramLabel = "DIR",
             description = "Where trained fastText models are kept, by training text, arguments and binary. Default: ~/.cache/langid/fasttext.")
@@ -119,9 +120,9 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         List<FastTextSettings> fastTexts = new ArrayList<>();
         if (peerNames.contains(FASTTEXT)) {
-            fastTexts.add(fastTextArguments == null ? FastTextSettings.TUNED : FastTextSettings.parse(FASTTEXT, fastTextArguments));
-        } else if (fastTextArguments != null) {
-            throw new IllegalArgumentException("--fasttext-args is for --peer fasttext");
+            fastTexts.add(FastTextSettings.TUNED.with(fastTextChanges));
+        } else if (!fastTextChanges.isEmpty()) {
+            throw new IllegalArgumentException("--fasttext-set is for --peer fasttext");
         }
         if (peerNames.contains(FASTTEXT_BASELINE)) {
             fastTexts.add(FastTextSettings.BASELINE);

@@ -153,7 +153,7 @@ public final class FastTextCandidate implements Candidate {
     }
 
     /** Writes one labelled line per window in a seeded random order; returns the text's SHA-256. */
-    static String writeTrainingText(LabelledWindows windows, Path text) throws IOException {
+    public static String writeTrainingText(LabelledWindows windows, Path text) throws IOException {
         MessageDigest sha256 = sha256();
         int t = windows.windowLength();
         int[] order = Shuffle.permutation(windows.size(), SHUFFLE_SEED, 0);

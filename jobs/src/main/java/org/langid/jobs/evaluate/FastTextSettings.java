@@ -1,5 +1,6 @@
 package org.langid.jobs.evaluate;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -15,7 +16,9 @@ public record FastTextSettings(String name, List<String> arguments) {
     public static final FastTextSettings BASELINE = parse("fasttext-baseline", BASELINE_ARGUMENTS);
 
     /** The best settings the grid in bench/FASTTEXT.md found on the sample's validation windows: the fair peer. */
-    public static final FastTextSettings TUNED = parse("fasttext", "-minn 1 -maxn 4 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5");
+    public static final String TUNED_ARGUMENTS = "-minn 1 -maxn 4 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5";
+
+    public static final FastTextSettings TUNED = parse("fasttext", TUNED_ARGUMENTS);
 
     public FastTextSettings {
         arguments = List.copyOf(arguments);
@@ -30,6 +33,27 @@ public record FastTextSettings(String name, List<String> arguments) {
     public static FastTextSettings parse(String name, String arguments) {
         String trimmed = arguments.trim();
         return new FastTextSettings(name, trimmed.isEmpty() ? List.of() : Arrays.asList(trimmed.split("\\s+")));
+    }
+
+    /** These settings with some arguments changed or added: {@code key=value} becomes {@code -key value}. */
+    public FastTextSettings with(List<String> changes) {
+        List<String> changed = new ArrayList<>(arguments);
+        for (String change : changes) {
+            int equals = change.indexOf('=');
+            if (equals <= 0 || equals == change.length() - 1 || change.startsWith("-")) {
+                throw new IllegalArgumentException("a fastText argument change is KEY=VALUE, e.g. dim=64; got " + change);
+            }
+            String key = "-" + change.substring(0, equals);
+            String value = change.substring(equals + 1);
+            int at = changed.indexOf(key);
+            if (at >= 0 && at + 1 < changed.size()) {
+                changed.set(at + 1, value);
+            } else {
+                changed.add(key);
+                changed.add(value);
+            }
+        }
+        return new FastTextSettings(name, changed);
     }
 
     /** The arguments as one would type them. */
