@@ -5,19 +5,16 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.evaluate.Candidate;
 import org.langid.jobs.evaluate.EvaluateJob;
-import org.langid.jobs.evaluate.FastTextCandidate;
+import org.langid.jobs.evaluate.FastTextPeers;
 import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.evaluate.LinguaCandidate;
 import org.langid.jobs.evaluate.ModelCandidate;
-import org.langid.jobs.train.TrainJob;
-import org.langid.jobs.train.WindowsReader;
 import org.langid.model.predict.LanguageDetector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -142,27 +139,7 @@ public final class EvaluateCommand implements Callable<Integer> {
         List<EvaluateJob.Unavailable> unavailable = new ArrayList<>();
         SparkSession spark = sparkOptions.start("langid evaluate");
         try {
-            if (!fastTexts.isEmpty()) {
-                Optional<Path> binary = FastTextCandidate.locate(fastTextBinary);
-                if (binary.isEmpty()) {
-                    String reason = (fastTextBinary != null ? fastTextBinary + " is not an executable file"
-                            : "no fasttext on the PATH") + " (Debian: apt-get install fasttext)";
-                    System.err.println("fastText: not evaluated: " + reason);
-                    fastTexts.forEach(s -> unavailable.add(new EvaluateJob.Unavailable(s.name(), reason)));
-                } else {
-                    var hadoop = spark.sparkContext().hadoopConfiguration();
-                    String trainingWindows = fastTextTraining + "/windows/split=train";
-                    var windows = WindowsReader.readPath(spark, trainingWindows, detector.languages(), detector.manifest().window());
-                    if (windows.size() == 0) {
-                        throw new IllegalArgumentException(trainingWindows + " has no training windows of the model's languages");
-                    }
-                    String fingerprint = TrainJob.dataFingerprint(fastTextTraining, hadoop);
-                    Path cache = fastTextCache != null ? fastTextCache : FastTextCandidate.defaultCache();
-                    for (FastTextSettings settings : fastTexts) {
-                        candidates.add(FastTextCandidate.train(binary.get(), settings, windows, trainingWindows, fingerprint, cache, n));
-                    }
-                }
-            }
+            candidates.addAll(FastTextPeers.train(spark, detector, fastTexts, fastTextTraining, fastTextBinary, fastTextCache, n, unavailable));
             var report = EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates, unavailable);
             EvaluateJob.write(report, output, spark.sparkContext().hadoopConfiguration());
             EvaluateJob.printSummary(report, System.out);
