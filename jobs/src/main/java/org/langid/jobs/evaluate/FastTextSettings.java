@@ -16,7 +16,7 @@ public record FastTextSettings(String name, List<String> arguments) {
     public static final FastTextSettings BASELINE = parse("fasttext-baseline", BASELINE_ARGUMENTS);
 
     /** The best settings the grid in bench/FASTTEXT.md found on the sample's validation windows: the fair peer. */
-    public static final String TUNED_ARGUMENTS = "-minn 1 -maxn 4 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5";
+    public static final String TUNED_ARGUMENTS = "-minn 1 -maxn 6 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5 -loss ova";
 
     public static final FastTextSettings TUNED = parse("fasttext", TUNED_ARGUMENTS);
 
