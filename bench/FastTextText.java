@@ -6,13 +6,15 @@ import java.util.List;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.evaluate.FastTextCandidate;
+import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.train.WindowsReader;
 import org.langid.model.text.TextNormalizer;
 
 /**
  * Writes one split of a prepare output as fastText lines, exactly as {@code langid evaluate
  * --peer fasttext} gives them to fastText: windows-SPLIT.txt (decoded windows, seeded order) and
- * sentences-SPLIT.txt (normalised sentences), each line "__label__LANG TEXT". bench/fasttext-grid.sh
+ * sentences-SPLIT.txt (normalised sentences), each line "__label__LANG TEXT", spaces as they are
+ * (text=joined is these files with every space after the label written as _). bench/fasttext-grid.sh
  * trains and scores fastText on them directly, without a model to score beside it.
  *   java -cp JOBS_CLASSPATH bench/FastTextText.java PREPARED SPLIT OUTDIR LANGUAGES
  */
@@ -26,7 +28,7 @@ public class FastTextText {
                 .config("spark.ui.enabled", "false").getOrCreate();
         try {
             var windows = WindowsReader.read(spark, prepared, split, languages, 16);
-            FastTextCandidate.writeTrainingText(windows, out.resolve("windows-" + split + ".txt"));
+            FastTextCandidate.writeTrainingText(windows, out.resolve("windows-" + split + ".txt"), FastTextSettings.BASELINE);
             long sentences = 0;
             try (BufferedWriter text = Files.newBufferedWriter(out.resolve("sentences-" + split + ".txt"), StandardCharsets.UTF_8)) {
                 for (Row row : spark.read().parquet(prepared + "/sentences/split=" + split).select("language", "sentence").collectAsList()) {

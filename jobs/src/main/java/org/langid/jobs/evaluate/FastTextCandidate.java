@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * characters the model reads, one line {@code __label__<language> <window>} each. fastText splits
  * a line into words at spaces and builds its character n-grams inside each word, between the
  * boundary marks {@code <} and {@code >}; so a space is a word boundary to it, never a character,
- * and the cut-off words at a window's two ends look like whole words. Sentences are given whole,
+ * and the cut-off words at a window's two ends look like whole words. With
+ * {@link FastTextSettings#joinWords()} spaces are written as {@code _} instead: the window is one
+ * word and its n-grams cross the spaces, as the model's window does. Sentences are given whole,
  * one line each. Capitals are read as written (fastText has no case folding). Training lines go
  * in a seeded random order: fastText reads its input in file order, and prepare's order is by
  * language, which would teach the last language last.
@@ -122,7 +124,7 @@ public final class FastTextCandidate implements Candidate {
             Path work = Files.createTempDirectory(cache, ".training-");
             try {
                 Path text = work.resolve("train.txt");
-                String textSha256 = writeTrainingText(windows, text);
+                String textSha256 = writeTrainingText(windows, text, settings);
                 String key = cacheKey(binary, settings, textSha256);
                 Path entry = cache.resolve(key);
                 Path model = entry.resolve("model.bin");
@@ -152,8 +154,8 @@ public final class FastTextCandidate implements Candidate {
         }
     }
 
-    /** Writes one labelled line per window in a seeded random order; returns the text's SHA-256. */
-    public static String writeTrainingText(LabelledWindows windows, Path text) throws IOException {
+    /** Writes one labelled line per window in a seeded random order, as {@code settings} write text; returns the text's SHA-256. */
+    public static String writeTrainingText(LabelledWindows windows, Path text, FastTextSettings settings) throws IOException {
         MessageDigest sha256 = sha256();
         int t = windows.windowLength();
         int[] order = Shuffle.permutation(windows.size(), SHUFFLE_SEED, 0);
@@ -163,7 +165,7 @@ public final class FastTextCandidate implements Candidate {
                 out.write(LABEL_PREFIX);
                 out.write(windows.languages().get(windows.labels()[i]));
                 out.write(' ');
-                out.write(Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t)));
+                out.write(settings.fastTextText(Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t))));
                 out.write('\n');
             }
         }
@@ -193,6 +195,7 @@ public final class FastTextCandidate implements Candidate {
         }
         ObjectNode training = JSON.createObjectNode();
         training.put("arguments", settings.commandLine());
+        training.put("text", settings.joinWords() ? "joined" : "words");
         training.put("threads", threads);
         training.put("seconds", seconds);
         training.put("binary", binary.toString());
@@ -221,8 +224,8 @@ public final class FastTextCandidate implements Candidate {
 
     @Override
     public String description() {
-        return "fastText 0.9.2 (Debian), supervised " + settings.commandLine() + ", trained on the same "
-                + training.path("count").asLong() + " prepared training windows; spaces separate its words; capitals as written";
+        return "fastText 0.9.2 (Debian), supervised " + settings.describe() + ", trained on the same "
+                + training.path("count").asLong() + " prepared training windows; capitals as written";
     }
 
     @Override
@@ -237,12 +240,13 @@ public final class FastTextCandidate implements Candidate {
 
     @Override
     public int[] predictWindows(byte[] symbols, int window) {
-        return predict(symbols.length / window, row -> Vocabulary.decode(Arrays.copyOfRange(symbols, row * window, (row + 1) * window)));
+        return predict(symbols.length / window,
+                row -> settings.fastTextText(Vocabulary.decode(Arrays.copyOfRange(symbols, row * window, (row + 1) * window))));
     }
 
     @Override
     public int[] predictSentences(List<String> sentences) {
-        return predict(sentences.size(), i -> TextNormalizer.normalize(sentences.get(i)));
+        return predict(sentences.size(), i -> settings.fastTextText(TextNormalizer.normalize(sentences.get(i))));
     }
 
     /** One {@code fasttext predict} process per thread, each on its share of the texts (model loading included). */
