@@ -70,7 +70,8 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     @Option(names = "--fasttext-set", paramLabel = "KEY=VALUE",
             description = "Change one training argument of --peer fasttext (repeatable), e.g. --fasttext-set dim=64 --fasttext-set epoch=10 "
-                    + "for -dim 64 -epoch 10. Default: the tuned settings, " + FastTextSettings.TUNED_ARGUMENTS + ".")
+                    + "for -dim 64 -epoch 10; text=words (spaces separate fastText's words) or text=joined (spaces written as _, a window is "
+                    + "one word). Default: the tuned settings, " + FastTextSettings.TUNED_ARGUMENTS + " with text=joined.")
     List<String> fastTextChanges = new ArrayList<>();
 
     @Option(names = "--fasttext-cache", paramLabel = "DIR",
