@@ -3,8 +3,9 @@
 # training windows and scores it on the validation windows and sentences (never on the test split
 # or UDHR, which stay for the comparison in bench/fasttext-peer.sh). The text is written exactly
 # as `langid evaluate --peer fasttext` gives it to fastText (bench/FastTextText.java).
-#   bench/fasttext-grid.sh [WORK_DIR]          default work/fasttext-grid; results in WORK_DIR/grid.tsv
-# Environment: GRID="args;args;..." replaces the built-in grid; THREADS (default 2).
+#   bench/fasttext-grid.sh [WORK_DIR]          default work/fasttext-grid; results in WORK_DIR/grid.tsv (grid-joined.tsv)
+# Environment: GRID="args;args;..." replaces the built-in grid; THREADS (default 2);
+#   JOINED=1 writes every space as _ (langid evaluate's text=joined: a window is one fastText word).
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${1:-$home/work/fasttext-grid}"
@@ -19,6 +20,15 @@ fi
 text="$work/text"
 if [ ! -f "$text/sentences-validation.txt" ]; then
   "$home/bench/fasttext-text.sh" "$prepared" "$text" train validation
+fi
+
+if [ "${JOINED:-0}" = 1 ]; then
+  for file in windows-train windows-validation sentences-validation; do
+    [ -f "$text-joined/$file.txt" ] && continue
+    mkdir -p "$text-joined"
+    sed -E 's/ /_/g; s/^(__label__[a-z]+)_/\1 /' "$text/$file.txt" > "$text-joined/$file.txt"
+  done
+  text="$text-joined"
 fi
 
 default_grid="-minn 1 -maxn 4 -wordNgrams 2 -dim 32 -epoch 5 -lr 0.5
@@ -44,6 +54,7 @@ accuracy() {
 }
 
 results="$work/grid.tsv"
+[ "${JOINED:-0}" = 1 ] && results="$work/grid-joined.tsv"
 [ -f "$results" ] || printf 'arguments\ttrain_seconds\tvalidation_windows\tvalidation_sentences\tmodel_mb\n' > "$results"
 while IFS= read -r arguments; do
   [ -n "$arguments" ] || continue
