@@ -74,7 +74,7 @@ print()
 for name in ("fasttext", "fasttext-baseline"):
     if name in fasttext:
         t = fasttext[name]["trained"]
-        print(f"- {name}: `{t['arguments']}`, {t['count']:,} training windows, trained in {t['seconds']:.0f} s"
+        print(f"- {name}: `{t['arguments']}`, text {t.get('text', 'words')}, {t['count']:,} training windows, trained in {t['seconds']:.0f} s"
               f" ({t['threads']} threads{', cached' if t['cached'] else ''})")
 missing = load("release-test").get("unavailable", [])
 for peer in missing:
