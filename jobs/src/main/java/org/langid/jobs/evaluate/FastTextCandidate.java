@@ -305,18 +305,22 @@ public final class FastTextCandidate implements Candidate {
             throw new IllegalStateException("interrupted during fastText " + what, e);
         }
         if (exit != 0) {
-            throw new IllegalStateException("fastText " + what + " failed (exit " + exit + "): " + lastLine(stderr));
+            String message = "fastText " + what + " failed (exit " + exit + "): " + firstAndLastLines(stderr);
+            // Training fails on the user's arguments ("Unknown argument: -dimm"); prediction failing is ours.
+            throw what.equals("training") ? new IllegalArgumentException(message) : new IllegalStateException(message);
         }
     }
 
-    private static String lastLine(Path file) throws IOException {
-        String[] lines = Files.readString(file, StandardCharsets.UTF_8).split("[\r\n]+");
-        for (int i = lines.length - 1; i >= 0; i--) {
-            if (!lines[i].isBlank()) {
-                return lines[i].trim();
-            }
+    /** fastText says what was wrong first (then prints its usage) and how it crashed last. */
+    private static String firstAndLastLines(Path file) throws IOException {
+        List<String> lines = Arrays.stream(Files.readString(file, StandardCharsets.UTF_8).split("[\r\n]+"))
+                .map(String::trim).filter(l -> !l.isEmpty()).toList();
+        if (lines.isEmpty()) {
+            return "(no message)";
         }
-        return "(no message)";
+        String first = lines.get(0);
+        String last = lines.get(lines.size() - 1);
+        return first.equals(last) || first.startsWith("Unknown") ? first : first + " ... " + last;
     }
 
     private static MessageDigest sha256() {
