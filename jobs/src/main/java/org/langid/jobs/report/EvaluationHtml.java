@@ -350,7 +350,9 @@ public final class EvaluationHtml {
         if (trained.isObject()) {
             html.append("<p class=\"level-facts\">trained for this evaluation on ").append(whole(number(trained.path("count"))))
                     .append(" windows of <code>").append(escape(text(trained.path("windows")))).append("</code> with <code>")
-                    .append(escape(text(trained.path("arguments")))).append("</code> in ").append(seconds(number(trained.path("seconds"))))
+                    .append(escape(text(trained.path("arguments")))).append("</code>")
+                    .append("joined".equals(trained.path("text").asText()) ? ", spaces written as _ (a window is one fastText word)" : "")
+                    .append(" in ").append(seconds(number(trained.path("seconds"))))
                     .append(trained.path("cached").asBoolean() ? " (model taken from the cache)" : "").append("</p>\n");
         }
         for (String levelName : LEVELS) {

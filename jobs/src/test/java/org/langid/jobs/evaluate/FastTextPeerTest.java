@@ -151,6 +151,7 @@ class FastTextPeerTest {
         assertTrue(printed.contains(" fasttext"), printed);
         String html = Files.readString(output.resolve("report.html"));
         assertTrue(html.contains("Accuracy per language") && html.contains("windows: fasttext"), "the page sets fastText beside the model");
+        assertTrue(html.contains("spaces written as _"), "and says how fastText was given the text");
     }
 
     @Test
