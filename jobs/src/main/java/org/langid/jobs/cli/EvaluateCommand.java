@@ -1,12 +1,18 @@
 package org.langid.jobs.cli;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.evaluate.Candidate;
 import org.langid.jobs.evaluate.EvaluateJob;
+import org.langid.jobs.evaluate.FastTextPeers;
+import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.evaluate.LinguaCandidate;
 import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.model.predict.LanguageDetector;
@@ -16,9 +22,15 @@ import picocli.CommandLine.Option;
 
 @Command(name = "evaluate", mixinStandardHelpOptions = true,
         description = "Score a model on held-out data: accuracy, per-language precision/recall/F1 and confusion matrices, for "
-                + "single windows (as prepare cut them) and whole sentences; with --lingua the same for Lingua 1.2.2 side by side. "
+                + "single windows (as prepare cut them) and whole sentences; with --peer the same for Lingua 1.2.2 and for fastText "
+                + "(trained on the same prepared training windows) side by side. "
                 + "Writes report.json (data-schemas/evaluation-report.schema.json) and report.html.")
 public final class EvaluateCommand implements Callable<Integer> {
+
+    static final String LINGUA = "lingua";
+    static final String FASTTEXT = "fasttext";
+    static final String FASTTEXT_BASELINE = "fasttext-baseline";
+    static final List<String> PEERS = List.of(LINGUA, FASTTEXT, FASTTEXT_BASELINE);
 
     @Mixin
     DetectorOptions detectorOptions;
@@ -38,8 +50,33 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Where to write report.json and report.html.")
     String output;
 
-    @Option(names = "--lingua", description = "Also score Lingua 1.2.2 (restricted to the model's languages, high accuracy) on the same data.")
+    @Option(names = "--lingua", description = "Also score Lingua 1.2.2 (restricted to the model's languages, high accuracy) on the same data; "
+            + "the same as --peer lingua.")
     boolean lingua;
+
+    @Option(names = "--peer", split = ",", paramLabel = "NAME",
+            description = "Also score a peer on the same data (repeatable, or comma-separated): lingua; fasttext (Debian's fastText 0.9.2 "
+                    + "trained on the prepared training windows with the best settings found, bench/FASTTEXT.md); fasttext-baseline "
+                    + "(the same with the settings a new user would try: " + FastTextSettings.BASELINE_ARGUMENTS + "). "
+                    + "Without a fasttext binary the evaluation says so and goes on without it.")
+    List<String> peers = new ArrayList<>();
+
+    @Option(names = "--peer-training", paramLabel = "DIR",
+            description = "Output directory of langid prepare whose train split fastText learns from. Default: --input.")
+    String peerTraining;
+
+    @Option(names = "--fasttext", paramLabel = "PATH", description = "The fasttext binary. Default: fasttext on the PATH (apt-get install fasttext).")
+    String fastTextBinary;
+
+    @Option(names = "--fasttext-set", paramLabel = "KEY=VALUE",
+            description = "Change one training argument of --peer fasttext (repeatable), e.g. --fasttext-set dim=64 --fasttext-set epoch=10 "
+                    + "for -dim 64 -epoch 10; text=words (spaces separate fastText's words) or text=joined (spaces written as _, a window is "
+                    + "one word). Default: the tuned settings, " + FastTextSettings.TUNED_ARGUMENTS + " with text=joined.")
+    List<String> fastTextChanges = new ArrayList<>();
+
+    @Option(names = "--fasttext-cache", paramLabel = "DIR",
+            description = "Where trained fastText models are kept, by training text, arguments and binary. Default: ~/.cache/langid/fasttext.")
+    Path fastTextCache;
 
     @Option(names = "--max-windows", paramLabel = "N", defaultValue = "0",
             description = "Score a seeded random sample of at most N windows (0: all). Default: ${DEFAULT-VALUE}.")
@@ -68,16 +105,43 @@ public final class EvaluateCommand implements Callable<Integer> {
         } else {
             throw new IllegalArgumentException("nothing to evaluate on: give --input DIR (a prepare output) or --windows/--sentences");
         }
+        Set<String> peerNames = new LinkedHashSet<>();
+        if (lingua) {
+            peerNames.add(LINGUA);
+        }
+        for (String peer : peers) {
+            String name = peer.trim().toLowerCase(Locale.ROOT);
+            if (!PEERS.contains(name)) {
+                throw new IllegalArgumentException("unknown peer " + peer + "; known: " + String.join(", ", PEERS));
+            }
+            peerNames.add(name);
+        }
+        List<FastTextSettings> fastTexts = new ArrayList<>();
+        if (peerNames.contains(FASTTEXT)) {
+            fastTexts.add(FastTextSettings.TUNED.with(fastTextChanges));
+        } else if (!fastTextChanges.isEmpty()) {
+            throw new IllegalArgumentException("--fasttext-set is for --peer fasttext");
+        }
+        if (peerNames.contains(FASTTEXT_BASELINE)) {
+            fastTexts.add(FastTextSettings.BASELINE);
+        }
+        String fastTextTraining = peerTraining != null ? peerTraining : prepared;
+        if (!fastTexts.isEmpty() && fastTextTraining == null) {
+            throw new IllegalArgumentException("fastText learns from a prepare output's train split: give --peer-training DIR "
+                    + "(with --windows/--sentences there is no --input to take it from)");
+        }
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         LanguageDetector detector = detectorOptions.load(new Configuration());
         List<Candidate> candidates = new ArrayList<>();
         candidates.add(new ModelCandidate(detector, n));
-        if (lingua) {
+        if (peerNames.contains(LINGUA)) {
             candidates.add(new LinguaCandidate(detector.languages(), n));
         }
+        List<EvaluateJob.Unavailable> unavailable = new ArrayList<>();
         SparkSession spark = sparkOptions.start("langid evaluate");
         try {
-            var report = EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates);
+            candidates.addAll(FastTextPeers.train(spark, detector, fastTexts, fastTextTraining, fastTextBinary, fastTextCache, n, unavailable));
+            var report = EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates, unavailable);
             EvaluateJob.write(report, output, spark.sparkContext().hadoopConfiguration());
             EvaluateJob.printSummary(report, System.out);
             System.out.println("report: " + output + "/report.html (and report.json)");

@@ -7,7 +7,10 @@ import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.prepare.PrepareSummary;
+import org.langid.jobs.evaluate.Candidate;
 import org.langid.jobs.evaluate.EvaluateJob;
+import org.langid.jobs.evaluate.FastTextPeers;
+import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.evaluate.LinguaCandidate;
 import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.jobs.export.ArtefactExport;
@@ -41,6 +44,12 @@ public final class PipelineCommand implements Callable<Integer> {
             description = "Where stage outputs go (replaced on each run). Default: work/pipeline of the installation.")
     String workDir;
 
+    @Option(names = "--peer", split = ",", paramLabel = "NAME",
+            description = "Also train and score fastText on the same prepared training windows: fasttext (tuned settings) and/or "
+                    + "fasttext-baseline (see langid evaluate --help); Lingua is always scored. Without a fasttext binary the "
+                    + "pipeline says so and goes on.")
+    List<String> peers = new java.util.ArrayList<>();
+
     @Mixin
     ProfileOptions profile;
 
@@ -49,6 +58,15 @@ public final class PipelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        List<FastTextSettings> fastTexts = new java.util.ArrayList<>();
+        for (String peer : peers) {
+            switch (peer.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case EvaluateCommand.LINGUA -> { }
+                case EvaluateCommand.FASTTEXT -> fastTexts.add(FastTextSettings.TUNED);
+                case EvaluateCommand.FASTTEXT_BASELINE -> fastTexts.add(FastTextSettings.BASELINE);
+                default -> throw new IllegalArgumentException("unknown peer " + peer + "; known: " + String.join(", ", EvaluateCommand.PEERS));
+            }
+        }
         ConfigTree tree = profile.load(new Configuration());
         PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
@@ -91,11 +109,16 @@ public final class PipelineCommand implements Callable<Integer> {
 
             started = System.nanoTime();
             System.out.println();
-            System.out.println("[4/4] evaluate on the test split, against Lingua 1.2.2 (accuracy per language):");
+            System.out.println("[4/4] evaluate on the test split, against Lingua 1.2.2" + (fastTexts.isEmpty() ? "" : " and fastText")
+                    + " (accuracy per language):");
             LanguageDetector detector = new LanguageDetector(ModelArtefact.load(published, conf), LanguageDetector.Options.defaults());
             int threads = Runtime.getRuntime().availableProcessors();
-            ObjectNode report = EvaluateJob.run(spark, detector, published, EvaluateJob.Data.ofPrepared(prepared, "test", 0, 0),
+            List<Candidate> candidates = new java.util.ArrayList<>(
                     List.of(new ModelCandidate(detector, threads), new LinguaCandidate(detector.languages(), threads)));
+            List<EvaluateJob.Unavailable> unavailable = new java.util.ArrayList<>();
+            candidates.addAll(FastTextPeers.train(spark, detector, fastTexts, prepared, null, null, threads, unavailable));
+            ObjectNode report = EvaluateJob.run(spark, detector, published, EvaluateJob.Data.ofPrepared(prepared, "test", 0, 0),
+                    candidates, unavailable);
             EvaluateJob.write(report, reportDir, conf);
             EvaluateJob.printSummary(report, System.out);
             System.out.printf("evaluate took %.1f s%n", (System.nanoTime() - started) / 1e9);

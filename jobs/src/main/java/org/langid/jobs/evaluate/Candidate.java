@@ -1,5 +1,6 @@
 package org.langid.jobs.evaluate;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 
 /**
@@ -20,4 +21,9 @@ public interface Candidate {
 
     /** @param sentences normalised sentences */
     int[] predictSentences(List<String> sentences);
+
+    /** For a peer trained for this evaluation: what it learnt from, how and how long (report.json's {@code trained}); else null. */
+    default JsonNode training() {
+        return null;
+    }
 }

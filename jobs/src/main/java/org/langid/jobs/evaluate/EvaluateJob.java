@@ -56,9 +56,19 @@ public final class EvaluateJob {
     private EvaluateJob() {
     }
 
+    /** A peer asked for but not evaluated, and why (report.json's {@code unavailable}). */
+    public record Unavailable(String name, String reason) {
+    }
+
     /** Runs the evaluation and returns the report (validated). */
     public static ObjectNode run(SparkSession spark, LanguageDetector detector, String modelLocation, Data data,
                                  List<Candidate> candidates) {
+        return run(spark, detector, modelLocation, data, candidates, List.of());
+    }
+
+    /** As above; the report also names the peers that were asked for but could not run. */
+    public static ObjectNode run(SparkSession spark, LanguageDetector detector, String modelLocation, Data data,
+                                 List<Candidate> candidates, List<Unavailable> unavailable) {
         List<String> languages = detector.languages();
         int window = detector.manifest().window();
         LabelledWindows windows = data.windowsPath() == null ? null
@@ -90,6 +100,9 @@ public final class EvaluateJob {
             ObjectNode entry = detectors.addObject();
             entry.put("name", candidate.name());
             entry.put("description", candidate.description());
+            if (candidate.training() != null) {
+                entry.set("trained", candidate.training());
+            }
             if (windows != null) {
                 LOG.info("{}: {} windows", candidate.name(), windows.size());
                 ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
@@ -107,6 +120,12 @@ public final class EvaluateJob {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
                 entry.set("sentences", scores.toJson(seconds));
+            }
+        }
+        if (!unavailable.isEmpty()) {
+            ArrayNode missing = report.putArray("unavailable");
+            for (Unavailable peer : unavailable) {
+                missing.addObject().put("name", peer.name()).put("reason", peer.reason());
             }
         }
         detector.artefact().metricsLog().ifPresent(log -> {
@@ -149,19 +168,22 @@ public final class EvaluateJob {
             if (scored.isEmpty()) {
                 continue;
             }
+            int width = Math.max(14, scored.stream().mapToInt(d -> d.get("name").asText().length()).max().orElse(0));
+            String name = " %" + width + "s";
+            String percent = " %" + (width - 1) + ".1f%%";
             out.printf(Locale.ROOT, "%-10s", level);
-            scored.forEach(d -> out.printf(Locale.ROOT, " %14s", d.get("name").asText()));
+            scored.forEach(d -> out.printf(Locale.ROOT, name, d.get("name").asText()));
             out.println();
             for (int i = 0; i < languages.size(); i++) {
                 out.printf(Locale.ROOT, "  %-8s", languages.get(i));
                 for (JsonNode d : scored) {
                     JsonNode entry = d.get(level).get("per_language").get(i);
-                    out.printf(Locale.ROOT, " %13.1f%%", 100 * entry.get("recall").asDouble());
+                    out.printf(Locale.ROOT, percent, 100 * entry.get("recall").asDouble());
                 }
                 out.println();
             }
             out.printf(Locale.ROOT, "  %-8s", "all");
-            scored.forEach(d -> out.printf(Locale.ROOT, " %13.1f%%", 100 * d.get(level).get("accuracy").asDouble()));
+            scored.forEach(d -> out.printf(Locale.ROOT, percent, 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
             JsonNode errors = scored.get(0).get(level).path("errors");
             if (errors.isArray() && !errors.isEmpty()) {
@@ -174,6 +196,8 @@ public final class EvaluateJob {
                 out.println(line);
             }
         }
+        report.path("unavailable").forEach(peer ->
+                out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
     }
 
     private static String windowText(LabelledWindows windows, int i) {

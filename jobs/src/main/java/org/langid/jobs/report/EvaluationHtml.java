@@ -80,6 +80,8 @@ public final class EvaluationHtml {
                 .append("</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
         header(html, report);
         summary(html, report.path("detectors"));
+        unavailable(html, report.path("unavailable"));
+        perLanguage(html, report.path("detectors"), report.path("languages"));
         training(html, report.path("training"));
         for (JsonNode detector : report.path("detectors")) {
             detector(html, detector, report.path("languages"));
@@ -147,6 +149,50 @@ public final class EvaluationHtml {
             differenceRow(html, detectors.get(0), detectors.get(1), anySentences);
         }
         html.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    /** Peers asked for that could not run: said on the page, so a missing column is never a silent one. */
+    private static void unavailable(StringBuilder html, JsonNode unavailable) {
+        for (JsonNode peer : unavailable) {
+            html.append("<p class=\"note\">Not evaluated: <strong>").append(escape(text(peer.path("name"))))
+                    .append("</strong> (").append(escape(text(peer.path("reason")))).append(")</p>\n");
+        }
+    }
+
+    /** Accuracy on each language's items (its recall), every detector side by side, for windows and sentences. */
+    private static void perLanguage(StringBuilder html, JsonNode detectors, JsonNode languages) {
+        if (detectors.size() < 2 || !languages.isArray()) {
+            return;
+        }
+        List<String> levels = new ArrayList<>();
+        for (String level : LEVELS) {
+            for (JsonNode detector : detectors) {
+                if (detector.path(level).isObject() && !levels.contains(level)) {
+                    levels.add(level);
+                }
+            }
+        }
+        html.append("<section>\n<h2>Accuracy per language</h2>\n<table class=\"summary\">\n<thead><tr><th>Language</th>");
+        for (String level : levels) {
+            for (JsonNode detector : detectors) {
+                html.append("<th>").append(level).append(": ").append(escape(text(detector.path("name")))).append("</th>");
+            }
+        }
+        html.append("</tr></thead>\n<tbody>\n");
+        for (int row = 0; row <= languages.size(); row++) {
+            boolean all = row == languages.size();
+            html.append("<tr").append(all ? " class=\"difference\"" : "").append("><td>")
+                    .append(all ? "all" : escape(label(languages, row))).append("</td>");
+            for (String level : levels) {
+                for (JsonNode detector : detectors) {
+                    JsonNode scores = detector.path(level);
+                    html.append(cell(percent(number(all ? scores.path("accuracy") : scores.path("per_language").path(row).path("recall")))));
+                }
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n<p class=\"note\">A language's accuracy is the share of its items the detector")
+                .append(" assigned to it (its recall).</p>\n</section>\n");
     }
 
     /** First minus second detector, in percentage points, so "+" means the first one is better. */
@@ -300,6 +346,15 @@ public final class EvaluationHtml {
         html.append("<section class=\"detector\">\n<h2>").append(escape(text(detector.path("name"))))
                 .append("</h2>\n<p class=\"description\">").append(escape(text(detector.path("description"))))
                 .append("</p>\n");
+        JsonNode trained = detector.path("trained");
+        if (trained.isObject()) {
+            html.append("<p class=\"level-facts\">trained for this evaluation on ").append(whole(number(trained.path("count"))))
+                    .append(" windows of <code>").append(escape(text(trained.path("windows")))).append("</code> with <code>")
+                    .append(escape(text(trained.path("arguments")))).append("</code>")
+                    .append("joined".equals(trained.path("text").asText()) ? ", spaces written as _ (a window is one fastText word)" : "")
+                    .append(" in ").append(seconds(number(trained.path("seconds"))))
+                    .append(trained.path("cached").asBoolean() ? " (model taken from the cache)" : "").append("</p>\n");
+        }
         for (String levelName : LEVELS) {
             JsonNode level = detector.path(levelName);
             if (!level.isObject()) {

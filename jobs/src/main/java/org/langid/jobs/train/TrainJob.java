@@ -134,7 +134,7 @@ public final class TrainJob {
     }
 
     /** The fingerprint prepare recorded for its output, so a checkpoint knows what data it was trained on. */
-    static String dataFingerprint(String prepared, Configuration hadoop) {
+    public static String dataFingerprint(String prepared, Configuration hadoop) {
         String summary = prepared + "/summary.json";
         if (!HadoopFiles.exists(summary, hadoop)) {
             return "unknown";
