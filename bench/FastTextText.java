@@ -8,7 +8,7 @@ import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.evaluate.FastTextCandidate;
 import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.train.WindowsReader;
-import org.langid.model.text.TextNormalizer;
+import org.langid.text.TextNormalizer;
 
 /**
  * Writes one split of a prepare output as fastText lines, exactly as {@code langid evaluate
