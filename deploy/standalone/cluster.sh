@@ -6,6 +6,7 @@
 #   deploy/standalone/cluster.sh start [--workers N] [--cores C] [--memory M] [--port P]
 #   deploy/standalone/cluster.sh status
 #   deploy/standalone/cluster.sh env      # prints: export SPARK_HOME=...; export SPARK_MASTER=...
+#   deploy/standalone/cluster.sh executors   # one line per executor JVM: worker-N PID
 #   deploy/standalone/cluster.sh stop
 #
 #   start    assembles the Spark home (target/spark-home: jars/ links to the build's Spark,
@@ -288,6 +289,17 @@ status() {
   [ "$running" = 1 ]
 }
 
+# One line per executor: WORKER PID (for scripts that need to kill one, deploy/standalone/failures.sh).
+print_executors() {
+  [ -d "$state/pids" ] || return 0
+  local name pid
+  for name in $(ls "$state/pids" | grep '^worker-' | sort -t- -k2 -n); do
+    for pid in $(executors_of "$name"); do
+      echo "$name $pid"
+    done
+  done
+}
+
 print_env() {
   [ -f "$state/cluster.env" ] || fail "no cluster running from $state; '$me start' first"
   # shellcheck disable=SC1091
@@ -304,6 +316,7 @@ case "$action" in
   stop) stop ;;
   status) status ;;
   env) print_env ;;
+  executors) print_executors ;;
   -h|--help|help) usage ;;
-  *) fail "unknown action $action (start, status, env, stop; --help)" ;;
+  *) fail "unknown action $action (start, status, env, executors, stop; --help)" ;;
 esac

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 /** {@code langid bench}: throughput measurements (figures in the README come from here). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks. Each prints what it measured and, as its last line, the figure.",
-        subcommands = {BenchCommand.Train.class, BenchCommand.Predict.class})
+        subcommands = {BenchCommand.Train.class, BenchCommand.Rounds.class, BenchCommand.Predict.class})
 public final class BenchCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -204,6 +204,94 @@ public final class BenchCommand implements Runnable {
             Nd4j.getExecutioner().setProfilingConfig(ProfilerConfig.builder().build());
             System.out.printf("op profile: %d steps, %.0f ms a step (profiled); time by op over the %d steps:%n", profiled, millis / profiled, profiled);
             System.out.println(OpProfiler.getInstance().getLongAggergator().asPercentageString());
+        }
+    }
+
+    @Command(name = "rounds", mixinStandardHelpOptions = true,
+            description = "What Spark adds to each parameter-averaging round when the workers' steps are fast: each worker "
+                    + "waits BATCH / RATE seconds per step (the step time of a GPU that trains RATE samples/s) instead of "
+                    + "running the graph; the broadcast, the tasks, the state's arrays in and out and the treeAggregate are "
+                    + "real, with the profile's model size. Per averaging frequency: median round time, its steps' share and "
+                    + "the rest (Spark's overhead). Last line: 'frequency for <=5% overhead: F'.")
+    static final class Rounds implements Callable<Integer> {
+
+        @Option(names = "--rate", defaultValue = "1140000",
+                description = "Samples/s of one simulated worker (default: an H100 on this model, PyTorch fp32 at batch 8192).")
+        double rate;
+
+        @Option(names = "--batch", defaultValue = "8192", description = "Minibatch per worker and step. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--frequencies", split = ",", defaultValue = "1,2,5,10,20,50,100,200",
+                description = "Averaging frequencies (steps per round) to measure. Default: ${DEFAULT-VALUE}.")
+        List<Integer> frequencies;
+
+        @Option(names = "--rounds", defaultValue = "20", description = "Timed rounds per frequency, after 3 untimed. Default: ${DEFAULT-VALUE}.")
+        int rounds;
+
+        @Option(names = "--workers", paramLabel = "N", description = "Workers (partitions). Default: Spark's default parallelism.")
+        Integer workers;
+
+        @Mixin
+        SparkOptions sparkOptions;
+
+        @Mixin
+        ProfileOptions profile;
+
+        @Override
+        public Integer call() {
+            if (!(rate > 0) || batch < 1 || rounds < 1 || frequencies.stream().anyMatch(f -> f < 1)) {
+                throw new IllegalArgumentException("--rate, --batch, --rounds and --frequencies must be positive");
+            }
+            var tree = profile.load(new Configuration());
+            ModelConfig config = tree.section("model", ModelConfig.class);
+            TrainConfig train = tree.section("train", TrainConfig.class);
+            train.batchSize = batch;
+            double stepSeconds = batch / rate;
+            var session = sparkOptions.start("langid bench rounds");
+            try {
+                var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
+                int n = workers != null ? workers : spark.defaultParallelism();
+                List<WorkerShard> shards = new ArrayList<>();
+                for (int w = 0; w < n; w++) {
+                    shards.add(WorkerShard.of(w, LabelledWindows.random(1, config.window, config.languages, w + 1)));
+                }
+                var rdd = spark.parallelize(shards, n).cache();
+                rdd.count();
+                long parameters = ParameterLayout.of(config).size();
+                System.out.println(config.describe());
+                System.out.printf(java.util.Locale.ROOT, "workers: %d (%s); state per round, each way: %d parameters + Adam moments = %.2f MB%n",
+                        n, session.sparkContext().master(), parameters, 3 * parameters * 4 / 1e6);
+                System.out.printf(java.util.Locale.ROOT, "simulated step: batch %d at %.0f samples/s = %.2f ms%n", batch, rate, stepSeconds * 1e3);
+                System.out.printf(java.util.Locale.ROOT, "%9s %10s %10s %11s %9s%n", "frequency", "steps ms", "round ms", "overhead ms", "overhead");
+                Integer enough = null;
+                for (int frequency : frequencies) {
+                    train.averagingFrequency = frequency;
+                    AveragingTrainer trainer = new AveragingTrainer(config, train).simulatingSteps(stepSeconds);
+                    TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                    List<Double> times = new ArrayList<>();
+                    for (int r = 0; r < rounds + 3; r++) {
+                        long started = System.nanoTime();
+                        trainer.round(spark, rdd, state, 0, 1, frequency, Long.MAX_VALUE);
+                        if (r >= 3) {
+                            times.add((System.nanoTime() - started) / 1e6);
+                        }
+                    }
+                    Collections.sort(times);
+                    double round = times.get(times.size() / 2);
+                    double steps = frequency * stepSeconds * 1e3;
+                    double overhead = (round - steps) / round;
+                    System.out.printf(java.util.Locale.ROOT, "%9d %10.1f %10.1f %11.1f %8.1f%%%n", frequency, steps, round, round - steps,
+                            100 * overhead);
+                    if (enough == null && overhead <= 0.05) {
+                        enough = frequency;
+                    }
+                }
+                System.out.println("frequency for <=5% overhead: " + (enough != null ? enough : "none of " + frequencies));
+                return 0;
+            } finally {
+                session.stop();
+            }
         }
     }
 
