@@ -173,8 +173,10 @@ for scenario in "${scenarios[@]}"; do
         sleep 1
       done
       finish executor
+      replacement="no new executor seen"
+      [ -z "$replaced" ] || replacement="the Worker started executor $replaced"
       record executor "$((SECONDS - started))" executor \
-        "killed executor $victim of $worker after step $at; ${replaced:+the Worker started executor $replaced}${replaced:-no new executor seen}; $(grep -c 'lost' "$work/executor/stderr" || true) 'executor lost' line(s)"
+        "killed executor $victim of $worker after step $at; $replacement; $(grep -c 'lost' "$work/executor/stderr" || true) 'executor lost' line(s)"
       ;;
     driver)
       say "driver: kill -9 the driver after a within-epoch checkpoint, then --resume"
