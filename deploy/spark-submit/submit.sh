@@ -217,6 +217,10 @@ esac
 
 [ "$gpu" = true ] && executor_cores="${executor_cores:-1}"
 if [ -n "$executors" ]; then
+  # Jobs start once every executor asked for has registered (or after 30 s): the Spark trainer
+  # caches each worker's shard where its first task ran, so a job that started on the first
+  # executor alone would keep all shards there.
+  settings+=(--conf spark.scheduler.minRegisteredResourcesRatio=1.0)
   if [ "$kind" = standalone ]; then
     executor_cores="${executor_cores:-1}"
     settings+=(--conf "spark.cores.max=$((executors * executor_cores))")

@@ -229,6 +229,11 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--rounds", defaultValue = "20", description = "Timed rounds per frequency, after 3 untimed. Default: ${DEFAULT-VALUE}.")
         int rounds;
 
+        @Option(names = "--warmup-rounds", defaultValue = "50",
+                description = "Untimed rounds of one step before the first frequency (JIT, connections, broadcast paths). "
+                        + "Default: ${DEFAULT-VALUE}.")
+        int warmupRounds;
+
         @Option(names = "--workers", paramLabel = "N", description = "Workers (partitions). Default: Spark's default parallelism.")
         Integer workers;
 
@@ -263,7 +268,17 @@ public final class BenchCommand implements Runnable {
                 System.out.printf(java.util.Locale.ROOT, "workers: %d (%s); state per round, each way: %d parameters + Adam moments = %.2f MB%n",
                         n, session.sparkContext().master(), parameters, 3 * parameters * 4 / 1e6);
                 System.out.printf(java.util.Locale.ROOT, "simulated step: batch %d at %.0f samples/s = %.2f ms%n", batch, rate, stepSeconds * 1e3);
+                double assembly = batchAssemblyRate(config, batch);
+                System.out.printf(java.util.Locale.ROOT, "feeding: a batch of %d windows from a shard (%d B a window: %.1f MB/s at %.0f "
+                                + "samples/s) assembled in %.2f ms on one thread (%.0f windows/s, %.0f%% of a step)%n",
+                        batch, config.window + 4, rate * (config.window + 4) / 1e6, rate, batch / assembly * 1e3, assembly,
+                        100 * rate / assembly);
                 System.out.printf(java.util.Locale.ROOT, "%9s %10s %10s %11s %9s%n", "frequency", "steps ms", "round ms", "overhead ms", "overhead");
+                AveragingTrainer warmup = new AveragingTrainer(config, train).simulatingSteps(stepSeconds);
+                TrainingState warmupState = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                for (int r = 0; r < warmupRounds; r++) {
+                    warmup.round(spark, rdd, warmupState, 0, 1, 1, Long.MAX_VALUE);
+                }
                 Integer enough = null;
                 for (int frequency : frequencies) {
                     train.averagingFrequency = frequency;
@@ -293,6 +308,34 @@ public final class BenchCommand implements Runnable {
                 session.stop();
             }
         }
+    }
+
+    /**
+     * Windows/s that {@link LocalSteps.Batch#of} gathers from a shard into a minibatch's arrays
+     * on this thread (median of ~0.2 s intervals over 2 s): the CPU side of feeding a fast worker.
+     */
+    static double batchAssemblyRate(ModelConfig config, int batch) {
+        int size = Math.max(batch * 16, 1 << 20);
+        LabelledWindows shard = LabelledWindows.random(size, config.window, config.languages, 7);
+        int[] order = org.langid.model.train.Shuffle.permutation(size, 7, 0);
+        List<Double> rates = new ArrayList<>();
+        int from = 0;
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < end) {
+            long started = System.nanoTime();
+            long windows = 0;
+            do {
+                if (from + batch > size) {
+                    from = 0;
+                }
+                LocalSteps.Batch.of(shard, order, from, from + batch);
+                from += batch;
+                windows += batch;
+            } while (System.nanoTime() - started < 200_000_000L);
+            rates.add(windows / ((System.nanoTime() - started) / 1e9));
+        }
+        Collections.sort(rates);
+        return rates.get(rates.size() / 2);
     }
 
     @Command(name = "predict", mixinStandardHelpOptions = true,

@@ -385,7 +385,7 @@ class DeployFilesTest {
                 "--executors", "2", "--", "train", "-i", "in", "-o", "out");
         assertEquals(0, loopback.exitCode(), loopback.err());
         assertTrue(loopback.arguments().containsAll(List.of("spark.driver.host=127.0.0.1", "spark.driver.bindAddress=127.0.0.1",
-                "spark.cores.max=2")), loopback.arguments().toString());
+                "spark.cores.max=2", "spark.scheduler.minRegisteredResourcesRatio=1.0")), loopback.arguments().toString());
         String driverOptions = loopback.valueOf("--driver-java-options");
         assertTrue(driverOptions.contains("-Dlog4j2.configurationFile=" + CONF.resolve("log4j2.properties")), driverOptions);
         assertTrue(driverOptions.matches(".*-Dlangid\\.log\\.file=\\S*/work/logs/train-[0-9-]+\\.log.*"), driverOptions);
