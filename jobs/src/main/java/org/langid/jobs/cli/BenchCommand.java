@@ -222,11 +222,12 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--batch", defaultValue = "8192", description = "Minibatch per worker and step. Default: ${DEFAULT-VALUE}.")
         int batch;
 
-        @Option(names = "--frequencies", split = ",", defaultValue = "1,2,5,10,20,50,100,200",
+        @Option(names = "--frequencies", split = ",", defaultValue = "1,2,5,10,20,50,100,200,500",
                 description = "Averaging frequencies (steps per round) to measure. Default: ${DEFAULT-VALUE}.")
         List<Integer> frequencies;
 
-        @Option(names = "--rounds", defaultValue = "20", description = "Timed rounds per frequency, after 3 untimed. Default: ${DEFAULT-VALUE}.")
+        @Option(names = "--rounds", defaultValue = "20",
+                description = "Timed rounds per frequency, taken in turns (one of each frequency, then again). Default: ${DEFAULT-VALUE}.")
         int rounds;
 
         @Option(names = "--warmup-rounds", defaultValue = "50",
@@ -279,28 +280,41 @@ public final class BenchCommand implements Runnable {
                 for (int r = 0; r < warmupRounds; r++) {
                     warmup.round(spark, rdd, warmupState, 0, 1, 1, Long.MAX_VALUE);
                 }
-                Integer enough = null;
+                // Round-robin over the frequencies, so a change in the machine's load during the
+                // run touches every frequency alike.
+                java.util.Map<Integer, List<Double>> times = new java.util.LinkedHashMap<>();
+                java.util.Map<Integer, AveragingTrainer> trainers = new java.util.HashMap<>();
                 for (int frequency : frequencies) {
+                    times.put(frequency, new ArrayList<>());
                     train.averagingFrequency = frequency;
-                    AveragingTrainer trainer = new AveragingTrainer(config, train).simulatingSteps(stepSeconds);
-                    TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
-                    List<Double> times = new ArrayList<>();
-                    for (int r = 0; r < rounds + 3; r++) {
+                    trainers.put(frequency, new AveragingTrainer(config, train).simulatingSteps(stepSeconds));
+                }
+                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                for (int r = 0; r < rounds; r++) {
+                    for (int frequency : frequencies) {
                         long started = System.nanoTime();
-                        trainer.round(spark, rdd, state, 0, 1, frequency, Long.MAX_VALUE);
-                        if (r >= 3) {
-                            times.add((System.nanoTime() - started) / 1e6);
-                        }
+                        trainers.get(frequency).round(spark, rdd, state, 0, 1, frequency, Long.MAX_VALUE);
+                        times.get(frequency).add((System.nanoTime() - started) / 1e6);
                     }
-                    Collections.sort(times);
-                    double round = times.get(times.size() / 2);
+                }
+                java.util.TreeMap<Integer, Double> overheads = new java.util.TreeMap<>();
+                for (int frequency : frequencies) {
+                    List<Double> sorted = new ArrayList<>(times.get(frequency));
+                    Collections.sort(sorted);
+                    double round = sorted.get(sorted.size() / 2);
                     double steps = frequency * stepSeconds * 1e3;
                     double overhead = (round - steps) / round;
                     System.out.printf(java.util.Locale.ROOT, "%9d %10.1f %10.1f %11.1f %8.1f%%%n", frequency, steps, round, round - steps,
                             100 * overhead);
-                    if (enough == null && overhead <= 0.05) {
-                        enough = frequency;
+                    overheads.put(frequency, overhead);
+                }
+                // The smallest frequency from which on every larger one measured stays within 5%.
+                Integer enough = null;
+                for (var entry : overheads.descendingMap().entrySet()) {
+                    if (entry.getValue() > 0.05) {
+                        break;
                     }
+                    enough = entry.getKey();
                 }
                 System.out.println("frequency for <=5% overhead: " + (enough != null ? enough : "none of " + frequencies));
                 return 0;
