@@ -33,8 +33,13 @@
 # Environment: SPARK_HOME (spark-submit is $SPARK_HOME/bin/spark-submit, else spark-submit on PATH),
 #   LANGID_JAR (default: the newest jobs/target/langid-jobs-*-cluster.jar; on Kubernetes in cluster
 #   mode local:///opt/langid/langid-jobs-cluster.jar, the jar inside the image),
-#   SPARK_SUBMIT_EXTRA (more spark-submit arguments, word-split, e.g. "--executor-memory 4g").
-# NOT RUN here against a real cluster: no YARN, Kubernetes, standalone cluster or GPU was available.
+#   SPARK_SUBMIT_EXTRA (more spark-submit arguments, word-split, e.g. "--executor-memory 4g"),
+#   LANGID_LOG_FILE (client mode: the driver's log; default work/logs/<subcommand>-<time>-<pid>.log).
+# Client mode: the driver runs here, with ./langid's logging (conf/log4j2.properties: progress on
+#   the console, library logs in work/logs/); a master on 127.0.0.1 or localhost keeps the driver
+#   on loopback too (SPARK_LOCAL_IP, spark.driver.host, spark.driver.bindAddress).
+# Run here against the standalone cluster of deploy/standalone/cluster.sh (prepare, train, evaluate;
+# deploy/standalone/README.md). NOT RUN against YARN, Kubernetes or a GPU: none was available.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 me="submit.sh"
@@ -68,7 +73,7 @@ while [ $# -gt 0 ]; do
     --namespace) namespace="$2"; shift 2 ;;
     --service-account) service_account="$2"; shift 2 ;;
     --conf) extra_conf+=(--conf "$2"); shift 2 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
     --) shift; break ;;
     *) fail "unknown option $1 (the langid subcommand and its arguments go after --; --help lists the options)" ;;
   esac
@@ -173,6 +178,20 @@ elif [ -n "$profile" ]; then
   fail "langid $command_name reads no profile; drop --profile"
 fi
 
+# A cluster on this machine (deploy/standalone/cluster.sh): driver and executors on loopback only.
+case "$master" in
+  spark://127.0.0.1:*|spark://localhost:*|local|local\[*)
+    export SPARK_LOCAL_IP=127.0.0.1
+    settings+=(--conf spark.driver.host=127.0.0.1 --conf spark.driver.bindAddress=127.0.0.1)
+    ;;
+esac
+# The driver in client mode runs from this checkout: its defaults and its logging, as ./langid's.
+if [ "$deploy_mode" = client ]; then
+  log_file="${LANGID_LOG_FILE:-$home/work/logs/$command_name-$(date +%Y%m%d-%H%M%S)-$$.log}"
+  settings+=(--driver-java-options
+             "-Dlangid.home=$home -Dlog4j2.configurationFile=$home/conf/log4j2.properties -Dlangid.log.file=$log_file")
+fi
+
 # ND4J's native ops single-threaded, as ./langid runs them (train.native_threads explains why).
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"   # the driver, in client mode
 settings+=(--conf spark.executorEnv.OMP_NUM_THREADS=1 --conf spark.executorEnv.OMP_WAIT_POLICY=PASSIVE)
@@ -198,6 +217,10 @@ esac
 
 [ "$gpu" = true ] && executor_cores="${executor_cores:-1}"
 if [ -n "$executors" ]; then
+  # Jobs start once every executor asked for has registered (or after 30 s): the Spark trainer
+  # caches each worker's shard where its first task ran, so a job that started on the first
+  # executor alone would keep all shards there.
+  settings+=(--conf spark.scheduler.minRegisteredResourcesRatio=1.0)
   if [ "$kind" = standalone ]; then
     executor_cores="${executor_cores:-1}"
     settings+=(--conf "spark.cores.max=$((executors * executor_cores))")

@@ -25,7 +25,7 @@ import picocli.CommandLine.Option;
 /** {@code langid bench}: throughput measurements (figures in the README come from here). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks. Each prints what it measured and, as its last line, the figure.",
-        subcommands = {BenchCommand.Train.class, BenchCommand.Predict.class, BenchCommand.Windows.class})
+        subcommands = {BenchCommand.Train.class, BenchCommand.Rounds.class, BenchCommand.Predict.class, BenchCommand.Windows.class})
 public final class BenchCommand implements Runnable {
 
     @picocli.CommandLine.Spec
@@ -205,6 +205,151 @@ public final class BenchCommand implements Runnable {
             System.out.printf("op profile: %d steps, %.0f ms a step (profiled); time by op over the %d steps:%n", profiled, millis / profiled, profiled);
             System.out.println(OpProfiler.getInstance().getLongAggergator().asPercentageString());
         }
+    }
+
+    @Command(name = "rounds", mixinStandardHelpOptions = true,
+            description = "What Spark adds to each parameter-averaging round when the workers' steps are fast: each worker "
+                    + "waits BATCH / RATE seconds per step (the step time of a GPU that trains RATE samples/s) instead of "
+                    + "running the graph; the broadcast, the tasks, the state's arrays in and out and the treeAggregate are "
+                    + "real, with the profile's model size. Per averaging frequency: median round time, its steps' share and "
+                    + "the rest (Spark's overhead). Last line: 'frequency for <=5% overhead: F'.")
+    static final class Rounds implements Callable<Integer> {
+
+        @Option(names = "--rate", defaultValue = "1140000",
+                description = "Samples/s of one simulated worker (default: an H100 on this model, PyTorch fp32 at batch 8192).")
+        double rate;
+
+        @Option(names = "--batch", defaultValue = "8192", description = "Minibatch per worker and step. Default: ${DEFAULT-VALUE}.")
+        int batch;
+
+        @Option(names = "--frequencies", split = ",", defaultValue = "1,2,5,10,20,50,100,200,500",
+                description = "Averaging frequencies (steps per round) to measure. Default: ${DEFAULT-VALUE}.")
+        List<Integer> frequencies;
+
+        @Option(names = "--rounds", defaultValue = "20",
+                description = "Timed rounds per frequency, taken in turns (one of each frequency, then again). Default: ${DEFAULT-VALUE}.")
+        int rounds;
+
+        @Option(names = "--warmup-rounds", defaultValue = "50",
+                description = "Untimed rounds of one step before the first frequency (JIT, connections, broadcast paths). "
+                        + "Default: ${DEFAULT-VALUE}.")
+        int warmupRounds;
+
+        @Option(names = "--workers", paramLabel = "N", description = "Workers (partitions). Default: Spark's default parallelism.")
+        Integer workers;
+
+        @Mixin
+        SparkOptions sparkOptions;
+
+        @Mixin
+        ProfileOptions profile;
+
+        @Override
+        public Integer call() {
+            if (!(rate > 0) || batch < 1 || rounds < 1 || frequencies.stream().anyMatch(f -> f < 1)) {
+                throw new IllegalArgumentException("--rate, --batch, --rounds and --frequencies must be positive");
+            }
+            var tree = profile.load(new Configuration());
+            ModelConfig config = tree.section("model", ModelConfig.class);
+            TrainConfig train = tree.section("train", TrainConfig.class);
+            train.batchSize = batch;
+            double stepSeconds = batch / rate;
+            var session = sparkOptions.start("langid bench rounds");
+            try {
+                var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
+                int n = workers != null ? workers : spark.defaultParallelism();
+                List<WorkerShard> shards = new ArrayList<>();
+                for (int w = 0; w < n; w++) {
+                    shards.add(WorkerShard.of(w, LabelledWindows.random(1, config.window, config.languages, w + 1)));
+                }
+                var rdd = spark.parallelize(shards, n).cache();
+                rdd.count();
+                long parameters = ParameterLayout.of(config).size();
+                System.out.println(config.describe());
+                System.out.printf(java.util.Locale.ROOT, "workers: %d (%s); state per round, each way: %d parameters + Adam moments = %.2f MB%n",
+                        n, session.sparkContext().master(), parameters, 3 * parameters * 4 / 1e6);
+                System.out.printf(java.util.Locale.ROOT, "simulated step: batch %d at %.0f samples/s = %.2f ms%n", batch, rate, stepSeconds * 1e3);
+                double assembly = batchAssemblyRate(config, batch);
+                System.out.printf(java.util.Locale.ROOT, "feeding: a batch of %d windows from a shard (%d B a window: %.1f MB/s at %.0f "
+                                + "samples/s) assembled in %.2f ms on one thread (%.0f windows/s, %.0f%% of a step)%n",
+                        batch, config.window + 4, rate * (config.window + 4) / 1e6, rate, batch / assembly * 1e3, assembly,
+                        100 * rate / assembly);
+                System.out.printf(java.util.Locale.ROOT, "%9s %10s %10s %11s %9s%n", "frequency", "steps ms", "round ms", "overhead ms", "overhead");
+                AveragingTrainer warmup = new AveragingTrainer(config, train).simulatingSteps(stepSeconds);
+                TrainingState warmupState = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                for (int r = 0; r < warmupRounds; r++) {
+                    warmup.round(spark, rdd, warmupState, 0, 1, 1, Long.MAX_VALUE);
+                }
+                // Round-robin over the frequencies, so a change in the machine's load during the
+                // run touches every frequency alike.
+                java.util.Map<Integer, List<Double>> times = new java.util.LinkedHashMap<>();
+                java.util.Map<Integer, AveragingTrainer> trainers = new java.util.HashMap<>();
+                for (int frequency : frequencies) {
+                    times.put(frequency, new ArrayList<>());
+                    train.averagingFrequency = frequency;
+                    trainers.put(frequency, new AveragingTrainer(config, train).simulatingSteps(stepSeconds));
+                }
+                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                for (int r = 0; r < rounds; r++) {
+                    for (int frequency : frequencies) {
+                        long started = System.nanoTime();
+                        trainers.get(frequency).round(spark, rdd, state, 0, 1, frequency, Long.MAX_VALUE);
+                        times.get(frequency).add((System.nanoTime() - started) / 1e6);
+                    }
+                }
+                java.util.TreeMap<Integer, Double> overheads = new java.util.TreeMap<>();
+                for (int frequency : frequencies) {
+                    List<Double> sorted = new ArrayList<>(times.get(frequency));
+                    Collections.sort(sorted);
+                    double round = sorted.get(sorted.size() / 2);
+                    double steps = frequency * stepSeconds * 1e3;
+                    double overhead = (round - steps) / round;
+                    System.out.printf(java.util.Locale.ROOT, "%9d %10.1f %10.1f %11.1f %8.1f%%%n", frequency, steps, round, round - steps,
+                            100 * overhead);
+                    overheads.put(frequency, overhead);
+                }
+                // The smallest frequency from which on every larger one measured stays within 5%.
+                Integer enough = null;
+                for (var entry : overheads.descendingMap().entrySet()) {
+                    if (entry.getValue() > 0.05) {
+                        break;
+                    }
+                    enough = entry.getKey();
+                }
+                System.out.println("frequency for <=5% overhead: " + (enough != null ? enough : "none of " + frequencies));
+                return 0;
+            } finally {
+                session.stop();
+            }
+        }
+    }
+
+    /**
+     * Windows/s that {@link LocalSteps.Batch#of} gathers from a shard into a minibatch's arrays
+     * on this thread (median of ~0.2 s intervals over 2 s): the CPU side of feeding a fast worker.
+     */
+    static double batchAssemblyRate(ModelConfig config, int batch) {
+        int size = Math.max(batch * 16, 1 << 20);
+        LabelledWindows shard = LabelledWindows.random(size, config.window, config.languages, 7);
+        int[] order = org.langid.model.train.Shuffle.permutation(size, 7, 0);
+        List<Double> rates = new ArrayList<>();
+        int from = 0;
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (System.nanoTime() < end) {
+            long started = System.nanoTime();
+            long windows = 0;
+            do {
+                if (from + batch > size) {
+                    from = 0;
+                }
+                LocalSteps.Batch.of(shard, order, from, from + batch);
+                from += batch;
+                windows += batch;
+            } while (System.nanoTime() - started < 200_000_000L);
+            rates.add(windows / ((System.nanoTime() - started) / 1e9));
+        }
+        Collections.sort(rates);
+        return rates.get(rates.size() / 2);
     }
 
     @Command(name = "predict", mixinStandardHelpOptions = true,

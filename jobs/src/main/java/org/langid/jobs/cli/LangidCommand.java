@@ -21,6 +21,15 @@ public final class LangidCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Any subcommand takes it: library logs (Spark, SameDiff, ND4J) on the console as well as in the log file. */
+    @CommandLine.Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+            description = "Show library logs (Spark, SameDiff, ND4J) on the console too, not only in the run's log file.")
+    void verbose(boolean on) {
+        if (on) {
+            Logs.showLibraries();
+        }
+    }
+
     @Override
     public void run() {
         spec.commandLine().usage(System.out);
@@ -39,7 +48,9 @@ public final class LangidCommand implements Runnable {
     public static int execute(java.io.PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new LangidCommand()).setErr(err);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e));
+            String log = Logs.file();
+            cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e)
+                    + (log != null && new java.io.File(log).isFile() ? " (log: " + log + ")" : ""));
             if (Boolean.getBoolean("langid.debug")) {
                 e.printStackTrace(cmd.getErr());
             }

@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
  * With no arguments it runs on the committed sample corpus.
  */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
-        description = "Run the whole pipeline. Defaults: the committed sample corpus (data/sample/libreoffice), the conf/local.yaml profile, embedded Spark (local[*]), output under work/pipeline.")
+        description = "Run the whole pipeline. Defaults: the committed sample corpus (data/sample/libreoffice), the conf/local.yaml profile, embedded Spark (local[*]) with the Spark trainer, output under work/pipeline.")
 public final class PipelineCommand implements Callable<Integer> {
 
     @Option(names = {"-i", "--input"}, split = ",", paramLabel = "PATH",
@@ -49,6 +49,15 @@ public final class PipelineCommand implements Callable<Integer> {
                     + "fasttext-baseline (see langid evaluate --help); Lingua is always scored. Without a fasttext binary the "
                     + "pipeline says so and goes on.")
     List<String> peers = new java.util.ArrayList<>();
+
+    @Option(names = "--trainer", defaultValue = "spark",
+            description = "spark (parameter averaging on Spark workers: on local[*] one per core) or local (one machine, no Spark). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String trainer;
+
+    @Option(names = "--workers", paramLabel = "N",
+            description = "Spark trainer: number of workers (partitions). Default: Spark's default parallelism (local[*]: the cores).")
+    Integer workers;
 
     @Mixin
     ProfileOptions profile;
@@ -67,6 +76,7 @@ public final class PipelineCommand implements Callable<Integer> {
                 default -> throw new IllegalArgumentException("unknown peer " + peer + "; known: " + String.join(", ", EvaluateCommand.PEERS));
             }
         }
+        TrainCommand.requireTrainer(trainer);
         ConfigTree tree = profile.load(new Configuration());
         PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
@@ -89,9 +99,16 @@ public final class PipelineCommand implements Callable<Integer> {
 
             started = System.nanoTime();
             System.out.println();
-            System.out.println("[2/4] train (local trainer): " + model.describe().replace("model: ", "") + ", batch "
-                    + train.batchSize + ", " + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : ""));
-            LocalTrainer.Result result = TrainJob.runLocal(spark, prepared, trained, model, train);
+            int trainWorkers = workers != null ? workers : spark.sparkContext().defaultParallelism();
+            String how = "spark".equals(trainer)
+                    ? String.format("Spark trainer, %d workers on %s, batch %d each, averaging every %d steps", trainWorkers,
+                            spark.sparkContext().master(), train.batchSize, train.averagingFrequency)
+                    : "local trainer, batch " + train.batchSize;
+            System.out.println("[2/4] train (" + how + "): " + model.describe().replace("model: ", "") + ", "
+                    + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : ""));
+            LocalTrainer.Result result = "spark".equals(trainer)
+                    ? TrainJob.runSpark(spark, prepared, trained, model, train, trainWorkers, false)
+                    : TrainJob.runLocal(spark, prepared, trained, model, train);
             for (LocalTrainer.EpochResult epoch : result.history()) {
                 System.out.printf("epoch %d: %d steps, train loss %.4f, validation accuracy %.4f on %d windows, %.0f samples/s%n",
                         epoch.epoch(), epoch.step(), epoch.trainLoss(), epoch.validation().accuracy(), epoch.validation().windows(),
@@ -129,6 +146,9 @@ public final class PipelineCommand implements Callable<Integer> {
         System.out.println("model artefact: " + published);
         System.out.println("report:         " + reportDir + "/report.html");
         System.out.println("try:            echo 'Wo ist der Bahnhof?' | ./langid predict --model " + registry);
+        if (Logs.file() != null) {
+            System.out.println("log:            " + Logs.file());
+        }
         return 0;
     }
 }

@@ -41,6 +41,11 @@ public final class SparkOptions {
             }
             conf.set(setting.substring(0, eq), setting.substring(eq + 1));
         }
+        if (!conf.get("spark.master").startsWith("local")) {
+            // Registered before the context starts, so it hears of the first executors too.
+            String listeners = conf.get("spark.extraListeners", "");
+            conf.set("spark.extraListeners", (listeners.isEmpty() ? "" : listeners + ",") + ExecutorEvents.class.getName());
+        }
         return SparkSession.builder().config(conf).getOrCreate();
     }
 }

@@ -22,7 +22,8 @@ public final class AveragingRound {
 
     /** What the driver broadcasts each round. */
     record Input(float[] parameters, float[] updaterState, long step, int epoch, int roundInEpoch,
-                 int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps, double caseAugmentation)
+                 int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps, double caseAugmentation,
+                 long simulatedStepNanos)
             implements Serializable {
     }
 
@@ -95,6 +96,9 @@ public final class AveragingRound {
         if (beforeRoundForTests != null) {
             beforeRoundForTests.accept(shard.worker(), input.step());
         }
+        if (input.simulatedStepNanos() > 0) {
+            return simulated(input);
+        }
         NativeThreads.limit(nativeThreads);
         GpuBinding.bindCurrentTask();
         TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
@@ -119,6 +123,25 @@ public final class AveragingRound {
             samples += to - from;
         }
         return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), lossSum, taken, samples, 1)).iterator();
+    }
+
+    /**
+     * bench rounds: a round whose steps cost a fixed time each instead of the graph (what a GPU's
+     * step would take), the state passed through unchanged; everything Spark does around the steps
+     * (broadcast, task, arrays in and out, treeAggregate) is the real thing.
+     */
+    private static Iterator<Sum> simulated(Input input) {
+        TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
+                input.step(), input.epoch());
+        long started = System.nanoTime();
+        for (int k = 1; k <= input.stepsThisRound(); k++) {
+            long due = started + k * input.simulatedStepNanos();
+            for (long left = due - System.nanoTime(); left > 0; left = due - System.nanoTime()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(left);
+            }
+        }
+        return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), 0,
+                input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize(), 1)).iterator();
     }
 
     private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {

@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.Durations;
 import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
 import org.langid.model.train.LabelledWindows;
@@ -71,11 +72,28 @@ public final class AveragingTrainer {
 
     private final ModelConfig model;
     private final TrainConfig train;
+    private final long simulatedStepNanos;
 
     public AveragingTrainer(ModelConfig model, TrainConfig train) {
+        this(model, train, 0);
+    }
+
+    private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos) {
         this.model = model.validated();
         this.train = train;
+        this.simulatedStepNanos = simulatedStepNanos;
         train.requireValid();
+    }
+
+    /**
+     * For {@code langid bench rounds} only: a trainer whose workers wait {@code stepSeconds} per
+     * step instead of running the graph (a GPU's step time), so a round costs what Spark adds.
+     */
+    public AveragingTrainer simulatingSteps(double stepSeconds) {
+        if (!(stepSeconds > 0)) {
+            throw new IllegalArgumentException("a simulated step takes a positive time, not " + stepSeconds);
+        }
+        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9));
     }
 
     /** The round of its epoch that {@code state} starts: 0, or the one after a checkpoint made within the epoch. */
@@ -141,12 +159,10 @@ public final class AveragingTrainer {
                         (System.nanoTime() - roundStarted) / 1e9);
                 if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds || round == roundsPerEpoch - 1) {
                     lastLog = System.nanoTime();
-                    double elapsed = (lastLog - runStarted) / 1e9;
-                    double secondsPerStep = elapsed / Math.max(1, state.step - stepsAtStart);
-                    LOG.info(String.format("epoch %d/%d round %d/%d step %d/%d: loss %.4f, %.0f samples/s, ETA %s",
-                            state.epoch + 1, train.epochs, round + 1, roundsPerEpoch, state.step, plannedSteps,
+                    LOG.info(String.format("epoch %d/%d step %d/%d (round %d): loss %.4f, %.0f samples/s, ETA %s",
+                            state.epoch + 1, train.epochs, state.step, plannedSteps, round + 1,
                             lossSum / Math.max(1, steps), samples / ((lastLog - started) / 1e9),
-                            java.time.Duration.ofSeconds((long) (secondsPerStep * (plannedSteps - state.step)))));
+                            Durations.eta((lastLog - runStarted) / 1e9, state.step - stepsAtStart, plannedSteps - stepsAtStart)));
                 }
                 if (train.checkpointEveryMinutes > 0 && round < roundsPerEpoch - 1 && state.step < plannedSteps
                         && (System.nanoTime() - lastCheckpoint) / 60e9 >= train.checkpointEveryMinutes) {
@@ -182,7 +198,7 @@ public final class AveragingTrainer {
                                     int steps, long plannedSteps) {
         AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
                 state.step, state.epoch, round, train.averagingFrequency, steps, train.batchSize, plannedSteps,
-                train.caseAugmentation);
+                train.caseAugmentation, simulatedStepNanos);
         Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;

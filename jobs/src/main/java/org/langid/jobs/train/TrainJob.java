@@ -30,6 +30,7 @@ import org.nd4j.linalg.api.buffer.DataType;
  */
 public final class TrainJob {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TrainJob.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     public static final String STATE_FILE = "state.bin";
     public static final String SUMMARY_FILE = "train-summary.json";
@@ -77,6 +78,7 @@ public final class TrainJob {
             Configuration hadoop = spark.sparkContext().hadoopConfiguration();
             start = new Checkpoints(output + "/checkpoints", hadoop).latest(identity(prepared, model, train, hadoop))
                     .orElseThrow(() -> new IllegalArgumentException("--resume: no checkpoint under " + output + "/checkpoints"));
+            LOG.info("resuming from the checkpoint at step {} ({} epoch(s) complete)", start.step, start.epoch);
         }
         return runSpark(spark, prepared, output, model, train, workers, start, resume);
     }

@@ -400,6 +400,25 @@ class DeployFilesTest {
     }
 
     @Test
+    void submitKeepsALoopbackClusterOnLoopbackAndGivesTheDriverTheCliLogging() throws IOException, InterruptedException {
+        Path cpuJar = jarHolding("org/nd4j/linalg/cpu/nativecpu/CpuBackend.class");
+        Submission loopback = submit("submit.sh", Map.of("LANGID_JAR", cpuJar.toString()), "--master", "spark://127.0.0.1:7077",
+                "--executors", "2", "--", "train", "-i", "in", "-o", "out");
+        assertEquals(0, loopback.exitCode(), loopback.err());
+        assertTrue(loopback.arguments().containsAll(List.of("spark.driver.host=127.0.0.1", "spark.driver.bindAddress=127.0.0.1",
+                "spark.cores.max=2", "spark.scheduler.minRegisteredResourcesRatio=1.0")), loopback.arguments().toString());
+        String driverOptions = loopback.valueOf("--driver-java-options");
+        assertTrue(driverOptions.contains("-Dlog4j2.configurationFile=" + CONF.resolve("log4j2.properties")), driverOptions);
+        assertTrue(driverOptions.matches(".*-Dlangid\\.log\\.file=\\S*/work/logs/train-[0-9-]+\\.log.*"), driverOptions);
+
+        Submission remote = submit("submit.sh", Map.of("LANGID_JAR", cpuJar.toString()), "--master", "spark://head:7077",
+                "--", "train", "-i", "in", "-o", "out");
+        assertEquals(0, remote.exitCode(), remote.err());
+        assertFalse(remote.arguments().contains("spark.driver.host=127.0.0.1"), "executors elsewhere must reach the driver: "
+                + remote.arguments());
+    }
+
+    @Test
     void submitRefusesWithoutSparkSubmitOrJar() throws IOException, InterruptedException {
         Path cpuJar = jarHolding("org/nd4j/linalg/cpu/nativecpu/CpuBackend.class");
         Submission noSparkSubmit = submit("submit.sh", Map.of("LANGID_JAR", cpuJar.toString(), "SPARK_HOME", temp.toString()),

@@ -276,6 +276,27 @@ class AveragingTrainerTest {
         assertEquals(onDriver.meanLoss(), onWorkers.meanLoss(), 1e-6);
     }
 
+    @Test
+    void aSimulatedRoundWaitsItsStepsAndPassesTheStateThroughUnchanged() {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 64;
+        train.averagingFrequency = 4;
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 10, 1), shard(1, 10, 2)), 2).cache();
+        TrainingState state = start(model);
+        float[] before = state.parameters.toFloatVector();
+
+        long started = System.nanoTime();
+        AveragingRound.Sum sum = new AveragingTrainer(model, train).simulatingSteps(0.025).round(spark, shards, state, 0, 1, 4, 100);
+        double seconds = (System.nanoTime() - started) / 1e9;
+
+        assertTrue(seconds >= 4 * 0.025, "4 steps of 25 ms each, took " + seconds + " s");
+        assertArrayEquals(before, state.parameters.toFloatVector());
+        assertEquals(2, sum.workers());
+        assertEquals(2 * 4 * 64, sum.samples(), "each worker accounts for its steps' batches");
+        assertEquals(4, state.step);
+    }
+
     private static float[] mean(float[] a, float[] b) {
         float[] m = new float[a.length];
         for (int i = 0; i < a.length; i++) {

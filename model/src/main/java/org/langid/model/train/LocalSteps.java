@@ -30,6 +30,7 @@ public final class LocalSteps {
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
     private CaseAugmentation augmentation;
+    private boolean gradientsBuilt;
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
@@ -106,7 +107,11 @@ public final class LocalSteps {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
-        OutAndGrad result = sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames);
+        // The first call builds the gradient function, which SameDiff narrates on System.out.
+        OutAndGrad result = gradientsBuilt
+                ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames)
+                : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames));
+        gradientsBuilt = true;
         for (String name : parameterNames) {
             INDArray g = result.getGradients().get(name);
             if (g == null) {

@@ -74,6 +74,8 @@ public final class LocalTrainer {
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
         LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed));
         List<EpochResult> history = new ArrayList<>();
+        long runStarted = System.nanoTime();
+        long stepsAtStart = state.step;
         long lastLog = System.nanoTime();
         while (state.epoch < train.epochs && !(train.maxSteps > 0 && state.step >= train.maxSteps)) {
             long started = System.nanoTime();
@@ -90,8 +92,10 @@ public final class LocalTrainer {
                 if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds) {
                     lastLog = System.nanoTime();
                     double elapsed = (lastLog - started) / 1e9;
-                    LOG.info(String.format("epoch %d step %d: %.0f%% of the epoch, loss %.4f, %.0f samples/s, lr %.2e",
-                            state.epoch + 1, state.step, 100.0 * to / order.length, lossSum / batches, samples / elapsed, steps.learningRate()));
+                    LOG.info(String.format("epoch %d/%d step %d/%d: loss %.4f, %.0f samples/s, ETA %s (lr %.2e)",
+                            state.epoch + 1, train.epochs, state.step, plannedSteps, lossSum / batches, samples / elapsed,
+                            Durations.eta((lastLog - runStarted) / 1e9, state.step - stepsAtStart, plannedSteps - stepsAtStart),
+                            steps.learningRate()));
                     listener.progress(state.epoch, reports++, state.step, lossSum / batches, samples / elapsed);
                 }
             }
