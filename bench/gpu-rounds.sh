@@ -25,5 +25,8 @@ trap '[ "$started_cluster" = false ] || "$cluster" stop >/dev/null' EXIT
 eval "$("$cluster" env)"
 echo
 echo "== standalone cluster, 2 executor JVMs ($SPARK_MASTER)"
-SPARK_HOME="$SPARK_HOME" "$home/deploy/spark-submit/submit.sh" --master "$SPARK_MASTER" --executors 2 -- \
+# The driver gets the heap an embedded run has by default (a quarter of the RAM, at least 4g here):
+# with spark-submit's 1g, ND4J's off-heap cap (the heap size) makes the feeding figure a GC figure.
+SPARK_HOME="$SPARK_HOME" SPARK_SUBMIT_EXTRA="--driver-memory 4g" \
+  "$home/deploy/spark-submit/submit.sh" --master "$SPARK_MASTER" --executors 2 -- \
   bench rounds --workers 2 "$@" 2>/dev/null

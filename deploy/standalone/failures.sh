@@ -6,7 +6,8 @@
 #   executor  kill -9 one executor JVM (CoarseGrainedExecutorBackend) mid-training: its Worker
 #             starts a new one, Spark runs the lost round's task again; state.bin must be
 #             bit-identical to the undisturbed run's.
-#   driver    kill -9 the driver (spark-submit's JVM) mid-epoch, after a within-epoch checkpoint;
+#   driver    kill -9 the driver (spark-submit's JVM) mid-epoch, after a within-epoch checkpoint
+#             (train.checkpoint_every_minutes=0.02, for this run and its resumption only);
 #             then the same command with --resume: state.bin bit-identical again.
 #   worker    kill -9 one Worker JVM for good (its executor exits with it): the job goes on
 #             with the Worker left, both shards' tasks on its one executor; state.bin bit-identical.
@@ -45,8 +46,10 @@ for scenario in "${scenarios[@]}"; do
   esac
 done
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || fail "STEPS must be a positive number, not $steps"
-# The kill lands after a quarter of the run: rounds before it and after it.
-kill_at=$((steps / 4))
+# Kills land after a quarter of the rounds (train.averaging_frequency 5 steps each): rounds
+# before and after them.
+kill_round=$((steps / 5 / 4))
+[ "$kill_round" -ge 1 ] || kill_round=1
 
 started_cluster=false
 cleanup() {
@@ -101,16 +104,19 @@ run() {
   job_pid=$!
 }
 
-# The latest step the job's progress lines reported (0 before the first).
-reported_step() {
-  sed -n 's/.*AveragingTrainer: epoch [0-9]*\/[0-9]* step \([0-9]*\)\/.*/\1/p' "$work/$1/stderr" 2>/dev/null | tail -1 | grep . || echo 0
+# Rounds the job has completed: each is one Spark job ending in the treeAggregate of
+# AveragingTrainer, which Spark logs (INFO, in the driver's log file) as it finishes.
+rounds_done() {
+  local count
+  count="$(grep -c 'finished: treeAggregate at AveragingTrainer' "$work/$1/driver.log" 2>/dev/null)" || true
+  echo "${count:-0}"
 }
 
-# Waits until the job has reported step >= $2; fails if it ends first.
-wait_for_step() {
-  while [ "$(reported_step "$1")" -lt "$2" ]; do
-    kill -0 "$job_pid" 2>/dev/null || { tail -5 "$work/$1/stderr" >&2; fail "$1 ended before step $2 (log: $work/$1/driver.log)"; }
-    sleep 1
+# Waits until the job has completed $2 rounds; fails if it ends first.
+wait_for_round() {
+  while [ "$(rounds_done "$1")" -lt "$2" ]; do
+    kill -0 "$job_pid" 2>/dev/null || { tail -5 "$work/$1/stderr" >&2; fail "$1 ended before round $2 (log: $work/$1/driver.log)"; }
+    sleep 0.2
   done
 }
 
@@ -161,12 +167,12 @@ for scenario in "${scenarios[@]}"; do
   started=$SECONDS
   case "$scenario" in
     executor)
-      say "executor: kill -9 one executor after step $kill_at"
+      say "executor: kill -9 one executor after round $kill_round"
       run executor
-      wait_for_step executor "$kill_at"
+      wait_for_round executor "$kill_round"
       read -r worker victim < <("$cluster" executors | head -1)
       kill -9 "$victim"
-      at="$(reported_step executor)"
+      at="$(rounds_done executor)"
       replaced=""
       while kill -0 "$job_pid" 2>/dev/null && [ -z "$replaced" ]; do
         replaced="$("$cluster" executors | awk -v w="$worker" -v v="$victim" '$1 == w && $2 != v {print $2}' | head -1)"
@@ -176,19 +182,19 @@ for scenario in "${scenarios[@]}"; do
       replacement="no new executor seen"
       [ -z "$replaced" ] || replacement="the Worker started executor $replaced"
       record executor "$((SECONDS - started))" executor \
-        "killed executor $victim of $worker after step $at; $replacement; $(grep -c 'lost' "$work/executor/stderr" || true) 'executor lost' line(s)"
+        "killed executor $victim of $worker after round $at; $replacement; $(grep -c 'lost' "$work/executor/stderr" || true) 'executor lost' line(s)"
       ;;
     driver)
       say "driver: kill -9 the driver after a within-epoch checkpoint, then --resume"
-      checkpointing=(--set train.checkpoint_every_minutes=0.2)
+      checkpointing=(--set train.checkpoint_every_minutes=0.02)
       run driver "${checkpointing[@]}"
       while [ -z "$(ls -d "$work"/driver/out/checkpoints/epoch-0000-step-* 2>/dev/null)" ]; do
         kill -0 "$job_pid" 2>/dev/null || fail "the driver run ended before its first checkpoint (steps too few? log: $work/driver/driver.log)"
         sleep 1
       done
       checkpoint="$(basename "$(ls -d "$work"/driver/out/checkpoints/epoch-0000-step-* | tail -1)")"
-      wait_for_step driver "$((10#${checkpoint##*-step-} + 1))"
-      at="$(reported_step driver)"
+      wait_for_round driver "$(($(rounds_done driver) + 1))"
+      at="$(rounds_done driver)"
       [ "$(ps -o comm= -p "$job_pid")" = java ] || fail "process $job_pid is not the driver JVM"
       kill -9 "$job_pid"
       wait "$job_pid" 2>/dev/null || true
@@ -204,22 +210,22 @@ for scenario in "${scenarios[@]}"; do
       finish driver
       resumed_from="$(sed -n 's/.*resuming from the checkpoint at step \([0-9]*\).*/\1/p' "$work/driver/stderr" | head -1)"
       record driver "$((SECONDS - started))" driver \
-        "killed the driver after step $at (checkpoint ${checkpoint}); executors gone ${waited} s later; resumed from step ${resumed_from:-?}"
+        "killed the driver after round $at (checkpoint ${checkpoint}); executors gone ${waited} s later; resumed from step ${resumed_from:-?}"
       ;;
     worker)
-      say "worker: kill -9 one Worker after step $kill_at, for good"
+      say "worker: kill -9 one Worker after round $kill_round, for good"
       run worker
-      wait_for_step worker "$kill_at"
+      wait_for_round worker "$kill_round"
       read -r worker victim < <("$cluster" executors | head -1)
       worker_pid="$(cat "${LANGID_CLUSTER_DIR:-$home/work/standalone}/pids/$worker")"
       kill -9 "$worker_pid"
-      at="$(reported_step worker)"
+      at="$(rounds_done worker)"
       sleep 10
       orphan=no
       kill -0 "$victim" 2>/dev/null && orphan=yes
       finish worker
       record worker "$((SECONDS - started))" worker \
-        "killed $worker (pid $worker_pid) after step $at; its executor $victim still running 10 s later: $orphan; finished on the Worker left"
+        "killed $worker (pid $worker_pid) after round $at; its executor $victim still running 10 s later: $orphan; finished on the Worker left"
       [ "$orphan" = no ] || kill -9 "$victim" 2>/dev/null || true
       ;;
   esac
