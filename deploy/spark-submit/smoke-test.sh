@@ -16,10 +16,11 @@ shipped_by_spark="$( { cat jobs/target/launcher-classpath.txt; echo; cat jobs/ta
 flags="$(sed -n 's:.*<spark.java17.flags>\(.*\)</spark.java17.flags>.*:\1:p' pom.xml)"
 
 # shellcheck disable=SC2086
-java $flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" \
+java $flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -Dlangid.log.file="$work/driver.log" \
   -cp "$(cat jobs/target/provided-classpath.txt):$shipped_by_spark" org.apache.spark.deploy.SparkSubmit \
   --master 'local[2]' --class org.langid.jobs.cli.LangidCommand "$jar" \
   prepare -c conf/local.yaml -i data/sample/udhr -o "$work/out" > "$work/stdout"
-grep -q '^windows/s: ' "$work/stdout" || { cat "$work/stdout"; echo "smoke test: no result line" >&2; exit 1; }
+grep -q '^windows/s: ' "$work/stdout" \
+  || { cat "$work/stdout"; tail -30 "$work/driver.log" >&2; echo "smoke test: no result line" >&2; exit 1; }
 test -f "$work/out/summary.json"
 echo "spark-submit smoke test passed: $(du -h "$jar" | cut -f1) $jar; $(grep '^prepared' "$work/stdout")"

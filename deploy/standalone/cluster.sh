@@ -168,9 +168,12 @@ start() {
   [[ "$memory" =~ ^[0-9]+[mMgG]$ ]] || fail "start: --memory takes a size such as 3g or 1500m, not $memory"
   [[ "$port" =~ ^[0-9]+$ ]] || fail "start: --port takes a number, not $port"
   command -v "$java_cmd" >/dev/null 2>&1 || fail "no java found; install a JDK 17 or set JAVA_HOME"
-  if alive "$(recorded_pid master)"; then
-    fail "a cluster started from $state is running (pid $(recorded_pid master)); '$me stop' first, or '$me status'"
-  fi
+  local name
+  for name in $(ls "$state/pids" 2>/dev/null); do
+    if alive "$(recorded_pid "$name")"; then
+      fail "a cluster started from $state is running ($name: pid $(recorded_pid "$name")); '$me stop' first, or '$me status'"
+    fi
+  done
 
   assemble_spark_home
   rm -rf "$state"
