@@ -177,7 +177,8 @@ public final class ServingModel implements AutoCloseable {
         }
     }
 
-    static String sha256(byte[] bytes) {
+    /** Hex SHA-256, as manifests list their files. */
+    public static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (NoSuchAlgorithmException e) {

@@ -32,8 +32,8 @@ public final class OnnxGraphWriter {
 
     public static final int OPSET = 17;
     public static final long IR_VERSION = 8;
-    public static final String INPUT = LanguageIdGraph.WINDOWS;
-    public static final String OUTPUT = LanguageIdGraph.PROBABILITIES;
+    public static final String INPUT = org.langid.serving.OnnxWindowClassifier.INPUT;     // what the reader feeds
+    public static final String OUTPUT = org.langid.serving.OnnxWindowClassifier.OUTPUT;
     /** Metadata naming the model version the file was written for: a loader refuses a file from another model. */
     public static final String MODEL_VERSION_KEY = org.langid.serving.OnnxWindowClassifier.MODEL_VERSION_KEY;
 
@@ -126,6 +126,7 @@ public final class OnnxGraphWriter {
             width = hs;
         } else {
             int hs = d / heads;
+            addLayerNormConstants();
             for (int layer = 0; layer < config.layers; layer++) {
                 String b = "block" + layer + "/";
                 String q;
@@ -243,6 +244,18 @@ public final class OnnxGraphWriter {
         return node("Gemm", List.of(x, weight, bias));
     }
 
+    /** The (d, 1) column of 1/d and ε that every {@link #layerNorm} shares. */
+    private void addLayerNormConstants() {
+        int d = config.dModel;
+        Onnx.TensorProto.Builder column = Onnx.TensorProto.newBuilder().setName("mean_column")
+                .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).addDims(d).addDims(1);
+        for (int i = 0; i < d; i++) {
+            column.addFloatData(1f / d);
+        }
+        graph.addInitializer(column);
+        floatScalar("layer_norm_epsilon", (float) LanguageIdGraph.LAYER_NORM_EPSILON);
+    }
+
     /**
      * Layer norm over the features of (N, d) rows, with the row means taken by matrix products
      * with a constant (d, 1) column of 1/d. ONNX Runtime 1.29's LayerNormalization kernel took 38%
@@ -250,16 +263,6 @@ public final class OnnxGraphWriter {
      * with ReduceMean it would be fused back into that kernel.
      */
     private String layerNorm(String x, String prefix) {
-        int d = config.dModel;
-        if (!graph.getInitializerList().stream().anyMatch(i -> i.getName().equals("mean_column"))) {
-            Onnx.TensorProto.Builder column = Onnx.TensorProto.newBuilder().setName("mean_column")
-                    .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).addDims(d).addDims(1);
-            for (int i = 0; i < d; i++) {
-                column.addFloatData(1f / d);
-            }
-            graph.addInitializer(column);
-            floatScalar("layer_norm_epsilon", (float) LanguageIdGraph.LAYER_NORM_EPSILON);
-        }
         String centred = node("Sub", List.of(x, node("MatMul", List.of(x, "mean_column"))));                 // (N, d)
         String variance = node("MatMul", List.of(node("Mul", List.of(centred, centred)), "mean_column"));    // (N, 1)
         String inverseStd = node("Reciprocal", List.of(node("Sqrt", List.of(node("Add", List.of(variance, "layer_norm_epsilon"))))));

@@ -82,10 +82,6 @@ public final class LanguageDetector implements AutoCloseable {
             return new Options(stride, maxWindowsPerText, batchSize, concurrency, foldCapitals, engine);
         }
 
-        public Options withConcurrency(int concurrency) {
-            return new Options(stride, maxWindowsPerText, batchSize, concurrency, foldCapitals, engine);
-        }
-
         TextDetector.Options text() {
             return new TextDetector.Options(stride, maxWindowsPerText, batchSize, foldCapitals);
         }

@@ -166,11 +166,6 @@ public final class DetectionServer implements AutoCloseable {
         return model.get().modelVersion();
     }
 
-    /** Model calls made so far; fewer than the requests served when concurrent requests were batched. */
-    public int modelCalls() {
-        return inference.batches();
-    }
-
     /**
      * Serves the registry's current version from now on if it is not the one being served.
      *

@@ -6,7 +6,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.langid.serving.Detection;
 import org.langid.serving.TextDetector;
 
@@ -26,7 +25,6 @@ final class InferenceQueue implements AutoCloseable {
     private final BlockingQueue<Job> waiting;
     private final int maxBatchTexts;
     private final List<Thread> threads = new ArrayList<>();
-    private final AtomicInteger batches = new AtomicInteger();
     private volatile boolean closed;
 
     /**
@@ -49,11 +47,6 @@ final class InferenceQueue implements AutoCloseable {
     CompletableFuture<List<Detection>> submit(TextDetector detector, List<String> texts) {
         CompletableFuture<List<Detection>> result = new CompletableFuture<>();
         return waiting.offer(new Job(detector, texts, result)) ? result : null;
-    }
-
-    /** Model calls made so far (for tests: batching happened when this is below the requests served). */
-    int batches() {
-        return batches.get();
     }
 
     private void work() {
@@ -91,7 +84,6 @@ final class InferenceQueue implements AutoCloseable {
         }
         try {
             List<Detection> detections = detector.detectAll(all);
-            batches.incrementAndGet();
             int from = 0;
             for (Job job : batch) {
                 if (job.detector() != detector) {   // queued before a model reload: run on its own model
