@@ -2,8 +2,9 @@
 # Does training scale from one core to two on this machine, independently of Spark? Runs, at one
 # batch size: our local trainer alone, then two of them at once (separate JVMs, one native
 # thread each); the same for the PyTorch reference (one thread each). If two independent
-# processes do not reach ~2x one, no trainer (Spark or not) can: the machine's memory system is
-# the limit, and a step's memory traffic decides how much. Spark's own figures: bench/train-spark.sh.
+# processes do not reach ~2x one, no trainer (Spark or not) can. The sgemm row tells whether the
+# two cores have their own multiply-add units at all (on the machines of 2026-11-23 they did not:
+# bench/PROFILE.md, "One core against two"); the loop rows, whether memory is the limit. Spark's own figures: bench/train-spark.sh.
 #   bench/scaling.sh [SECONDS] [BATCH]        default: 20 s, batch 1024; about 4 minutes
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,7 +27,14 @@ for side in ours theirs; do
   awk -v s="$side" -v o="$one" -v a="$a" -v b="$b" \
     'BEGIN { printf "%-10s %10.0f %10.0f + %-9.0f %7.2fx\n", (s == "ours" ? "samediff" : "pytorch"), o, a, b, (a + b) / o }'
 done
-# The same question without training: a loop over 8 MB (in cache) and over 256 MB (main memory).
+# The same question without training. sgemm: one-thread (512, 512) products, bound by the
+# core's multiply-add units; if two at once give ~1x one, the two "cores" share those units (the
+# hypervisor's vCPUs are hyperthreads of one core), and no trainer can scale to 2x on them.
+one="$(/usr/bin/python3 "$home/bench/pytorch/sgemm_bench.py" | sed -n 's/^gflops: //p')"
+/usr/bin/python3 "$home/bench/pytorch/sgemm_bench.py" > "$out/a" & /usr/bin/python3 "$home/bench/pytorch/sgemm_bench.py" > "$out/b"; wait
+awk -v o="$one" -v a="$(sed -n 's/^gflops: //p' "$out/a")" -v b="$(sed -n 's/^gflops: //p' "$out/b")" \
+  'BEGIN { printf "%-10s %10.1f %10.1f + %-9.1f %7.2fx   (GFLOP/s)\n", "sgemm 512", o, a, b, (a + b) / o }'
+# A dependent-latency loop over 8 MB (in cache; hyperthreads do scale on it) and over 256 MB (main memory).
 for floats in 1048576 33554432; do
   one="$(loop "$floats")"
   loop "$floats" > "$out/a" & loop "$floats" > "$out/b"; wait

@@ -212,7 +212,7 @@ public final class BenchCommand implements Runnable {
                     + "waits BATCH / RATE seconds per step (the step time of a GPU that trains RATE samples/s) instead of "
                     + "running the graph; the broadcast, the tasks, the state's arrays in and out and the treeAggregate are "
                     + "real, with the profile's model size. Per averaging frequency: median round time, its steps' share and "
-                    + "the rest (Spark's overhead). Last line: 'frequency for <=5% overhead: F'.")
+                    + "the rest (Spark's overhead). Last line: 'frequency for <=5%% overhead: F'.")
     static final class Rounds implements Callable<Integer> {
 
         @Option(names = "--rate", defaultValue = "1140000",

@@ -43,12 +43,20 @@ public final class DetectorOptions {
     String engine;
 
     LanguageDetector.Options options() {
+        return options(Runtime.getRuntime().availableProcessors());
+    }
+
+    /** @param parallelism model calls side by side, each single-threaded */
+    LanguageDetector.Options options(int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("--threads must be at least 1, not " + parallelism);
+        }
         LanguageDetector.Engine chosen = switch (engine) {
             case "onnx" -> LanguageDetector.Engine.ONNX;
             case "samediff" -> LanguageDetector.Engine.SAMEDIFF;
             default -> throw new IllegalArgumentException("--engine is onnx or samediff, not '" + engine + "'");
         };
-        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, Runtime.getRuntime().availableProcessors(), foldCapitals, chosen);
+        return new LanguageDetector.Options(stride, maxWindowsPerText, batch, parallelism, foldCapitals, chosen);
     }
 
     /**
@@ -74,9 +82,15 @@ public final class DetectorOptions {
     String artefactLocation;
 
     LanguageDetector load(Configuration conf) {
+        return load(conf, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** @param parallelism model calls side by side, each single-threaded */
+    LanguageDetector load(Configuration conf, int parallelism) {
+        LanguageDetector.Options options = options(parallelism);
         preloadInBackground();
         artefactLocation = ModelRegistry.resolve(model, conf);
-        LanguageDetector detector = new LanguageDetector(ModelArtefact.load(artefactLocation, conf), options());
+        LanguageDetector detector = new LanguageDetector(ModelArtefact.load(artefactLocation, conf), options);
         System.err.println("model " + detector.manifest().modelVersion() + " (" + String.join(",", detector.languages()) + ") from "
                 + artefactLocation + ", run by " + detector.engine());
         return detector;

@@ -175,6 +175,19 @@ class LangidCommandTest {
         assertTrue(lines.get(4).startsWith("sv\t"), lines.get(4));
         assertTrue(lines.get(5).matches("(en|sv)\t0\\.\\d{4}\tja"), "a 2-character line is one padded window: " + lines.get(5));
 
+        // Several batches of lines, detected while the next is read and the last written: order and count kept.
+        List<String> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 9_000; i++) {
+            many.add(i % 3 == 0 ? "" : (i % 2 == 0 ? "This is English sentence number " : "Det här är svensk mening nummer ") + i);
+        }
+        Path manyInput = Files.write(temp.resolve("many.txt"), many, java.nio.charset.StandardCharsets.UTF_8);
+        List<String> manyLines = runForOutput("predict", "--model", registry.toString(), "--input", manyInput.toString(),
+                "--threads", "2").lines().toList();
+        assertEquals(many.size(), manyLines.size(), "one output line per input line");
+        for (int i = 0; i < many.size(); i++) {
+            assertEquals(many.get(i), manyLines.get(i).split("\t", 3)[2], "line " + i + " in its place");
+        }
+
         for (String line : runForOutput("predict", "--model", registry.toString(), "--input", input.toString(), "--format", "json").lines().toList()) {
             var detection = json.readTree(line);
             double sum = 0;
