@@ -16,6 +16,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * <pre>
  *   windows (B, T) symbol indices, PAD = 68
  *   → one-hot (B·T, 69) · embedding (69, d) [+ position (T, d)]          (B·T, d)
+ *     [+ n-grams: placeholder, the sum of each position's n-gram rows]     (B·T, d)
  *   → transformer: N × [x + MHA(LN(x)); x + FFN(LN(x))], LN              (B·T, d)
  *     seed:        softmax(Q·Kᵀ [/√hs])·V, single head, no residual      (B·T, hs)
  *   → mean over the non-padding positions                                 (B, d)
@@ -25,7 +26,11 @@ import org.nd4j.linalg.factory.Nd4j;
  * (INT32, [B], index into {@link ModelConfig#languages}). Outputs: {@value #LOGITS},
  * {@value #PROBABILITIES}, {@value #LOSS} and {@code attention/<layer>} (B, H, T, T).
  * The embedding is one-hot × matmul because gradients through gather fail in SameDiff
- * 1.0.0-M2.1 (see stack-facts); with 69 symbols it is cheap.
+ * 1.0.0-M2.1 (see stack-facts); with 69 symbols it is cheap. For the same reason the hashed
+ * n-gram table ({@link CharacterNgrams}, thousands of rows) is looked up outside the graph: its
+ * rows come in through the placeholder {@value #NGRAMS} ({@link #inputs}), and training turns
+ * that placeholder's gradient into the table's. Inference graphs carry the table as the
+ * constant {@value #NGRAM_TABLE}.
  */
 public final class LanguageIdGraph {
 
@@ -34,6 +39,10 @@ public final class LanguageIdGraph {
     public static final String LOGITS = "logits";
     public static final String PROBABILITIES = "probabilities";
     public static final String LOSS = "loss";
+    /** Placeholder (B·T, d): per position, the sum of its n-grams' rows of the n-gram table. */
+    public static final String NGRAMS = "ngrams";
+    /** The n-gram table (buckets, d): a parameter, but not a variable of the training graph. */
+    public static final String NGRAM_TABLE = "ngram_embedding";
     public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
@@ -85,16 +94,48 @@ public final class LanguageIdGraph {
         return names;
     }
 
-    /** Names of the trainable variables, in layout order. */
+    /** Names of the graph's trainable variables, in layout order (every parameter but the n-gram table). */
     public List<String> parameterNames() {
-        return layout.params().stream().map(ParameterLayout.Param::name).toList();
+        return layout.params().stream().map(ParameterLayout.Param::name).filter(name -> !NGRAM_TABLE.equals(name)).toList();
+    }
+
+    /**
+     * The placeholders of a batch of windows for an inference graph (one built with
+     * {@code training = false}, or loaded from an artefact), which carries its n-gram table.
+     *
+     * @param symbols (rows, T) symbol indices, row-major
+     */
+    public static Map<String, INDArray> inputs(ModelConfig config, SameDiff sd, int[] symbols, int rows) {
+        Map<String, INDArray> feed = new java.util.HashMap<>();
+        feed.put(WINDOWS, Nd4j.createFromArray(symbols).reshape(rows, config.window));                    // (B, T) INT32
+        if (config.ngrams()) {
+            INDArray table = sd.getArrForVarName(NGRAM_TABLE);
+            if (table == null) {
+                throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
+            }
+            feed.put(NGRAMS, ngramInput(config, symbols, rows, table.dup('c').data().asDouble(), table.dataType()));
+        }
+        return feed;
+    }
+
+    /** The {@value #NGRAMS} placeholder's value: (rows·T, d). */
+    public static INDArray ngramInput(ModelConfig config, int[] symbols, int rows, double[] table, DataType dataType) {
+        int[] ids = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
+        double[] summed = CharacterNgrams.embed(ids, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
+        return Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel).castTo(dataType);  // (B·T, d)
     }
 
     private void define(INDArray parameters, boolean training) {
         DataType dt = parameters.dataType();
         Map<String, INDArray> values = layout.views(parameters);
         Map<String, SDVariable> p = new java.util.HashMap<>();
-        values.forEach((name, array) -> p.put(name, sd.var(name, array)));
+        values.forEach((name, array) -> {
+            if (!NGRAM_TABLE.equals(name)) {
+                p.put(name, sd.var(name, array));
+            } else if (!training) {
+                sd.constant(name, array);
+            }
+        });
 
         int t = config.window;
         int d = config.dModel;
@@ -112,6 +153,9 @@ public final class LanguageIdGraph {
         if (config.positional) {
             // (bias_add over each window's row of T·d took 4 ms backward here, the outer product 0.5)
             x = x.add(sd.reshape(Attention.expandRows(sd, windowOnes, p.get("position")), -1, d));   // (B·T, d)
+        }
+        if (config.ngrams()) {
+            x = x.add(sd.placeHolder(NGRAMS, dt, -1, d));                                               // (B·T, d)
         }
 
         int width;

@@ -40,6 +40,14 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public boolean scaled = true;
     /** Head size of the seed block (the transformer block's head size is d_model / heads). */
     public int headSize = 16;
+    /**
+     * Rows of the hashed character n-gram table ({@link CharacterNgrams}): at each position the
+     * n-grams of orders 2 … {@code ngram_max_order} ending there add their rows to the character
+     * embedding. 0: no n-grams (the tutorial's input).
+     */
+    public int ngramBuckets = 0;
+    /** Longest n-gram of the table (2 to 4). */
+    public int ngramMaxOrder = 4;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -83,13 +91,19 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         return SEED.equals(block) ? headSize : dModel;
     }
 
+    /** Whether the input includes the hashed character n-grams. */
+    public boolean ngrams() {
+        return ngramBuckets > 0;
+    }
+
     /** One line naming the shape, as benchmarks print it. */
     public String describe() {
-        return SEED.equals(block)
+        return (SEED.equals(block)
                 ? String.format("model: seed d_model=%d head_size=%d scaled=%s positional=%s window=%d classes=%d",
                         dModel, headSize, scaled, positional, window, classes())
                 : String.format("model: d_model=%d heads=%d layers=%d ffn=%d window=%d classes=%d",
-                        dModel, heads, layers, ffn, window, classes());
+                        dModel, heads, layers, ffn, window, classes()))
+                + (ngrams() ? String.format(" ngrams=2-%d/%d buckets", ngramMaxOrder, ngramBuckets) : "");
     }
 
     @Override
@@ -127,6 +141,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             }
         } else if (headSize < 1) {
             problems.add("head_size must be at least 1, got " + headSize);
+        }
+        if (ngramBuckets < 0) {
+            problems.add("ngram_buckets must be 0 (none) or more, got " + ngramBuckets);
+        } else if (ngramBuckets > 0 && (ngramMaxOrder < 2 || ngramMaxOrder > CharacterNgrams.MAX_ORDER)) {
+            problems.add("ngram_max_order must be 2 to " + CharacterNgrams.MAX_ORDER + ", got " + ngramMaxOrder);
         }
         if (dropout < 0 || dropout >= 1) {
             problems.add("dropout must be in [0, 1), got " + dropout);

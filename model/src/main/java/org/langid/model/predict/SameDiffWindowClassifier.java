@@ -23,6 +23,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
 
     private final ModelArtefact artefact;
     private final int window;
+    private final org.langid.model.graph.ModelConfig config;
     private final int concurrency;
     private final BlockingQueue<PooledGraph> idleGraphs;
     private final AtomicInteger graphsCreated = new AtomicInteger();
@@ -37,6 +38,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
     SameDiffWindowClassifier(ModelArtefact artefact, int concurrency) {
         this.artefact = artefact;
         this.window = artefact.manifest().window();
+        this.config = artefact.manifest().modelConfig();
         this.concurrency = concurrency;
         this.idleGraphs = new ArrayBlockingQueue<>(concurrency);
         idleGraphs.add(new PooledGraph(artefact.newGraph(), new StepArena()));   // fails here, at load, if the graph cannot be built
@@ -58,8 +60,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
     Map<String, INDArray> run(int[] symbols, int rows, List<String> outputs) {
         PooledGraph graph = borrow();
         try {
-            Map<String, INDArray> feed = new HashMap<>();
-            feed.put(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(symbols).reshape(rows, window));   // (B, T) INT32
+            Map<String, INDArray> feed = LanguageIdGraph.inputs(config, graph.sd(), symbols, rows);   // windows (B, T) [, n-grams]
             Map<String, INDArray> results = graph.sd().output(feed, outputs.toArray(String[]::new));
             Map<String, INDArray> copies = new HashMap<>();
             results.forEach((name, array) -> copies.put(name, array.dup('c')));   // copied out before the arena recycles them

@@ -22,7 +22,10 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
     }
 
     public static Evaluation of(ModelConfig config, INDArray parameters, LabelledWindows data, int batchSize) {
-        SameDiff sd = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff();
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters.dup(), false);
+        SameDiff sd = graph.sameDiff();
+        double[] ngramTable = config.ngrams()
+                ? graph.layout().views(parameters).get(LanguageIdGraph.NGRAM_TABLE).dup('c').data().asDouble() : null;
         int n = data.size();
         int[] identity = new int[n];
         for (int i = 0; i < n; i++) {
@@ -36,6 +39,10 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
             LocalSteps.Batch batch = LocalSteps.Batch.of(data, identity, from, to);
             Map<String, INDArray> feed = new HashMap<>();
             feed.put(LanguageIdGraph.WINDOWS, batch.windows());
+            if (config.ngrams()) {
+                feed.put(LanguageIdGraph.NGRAMS, LanguageIdGraph.ngramInput(config, batch.windows().dup('c').data().asInt(), to - from,
+                        ngramTable, parameters.dataType()));
+            }
             INDArray probabilities = sd.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES); // (B, C)
             INDArray predicted = probabilities.argMax(1);                                                             // (B)
             for (int row = 0; row < to - from; row++) {

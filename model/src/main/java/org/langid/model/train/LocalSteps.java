@@ -3,6 +3,7 @@ package org.langid.model.train;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -107,11 +108,33 @@ public final class LocalSteps {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
+        List<String> wanted = parameterNames;
+        int[] ngramIds = null;
+        int rows = (int) windows.size(0);
+        if (config.ngrams()) {
+            // The table's rows are gathered here and its gradient scattered back below (see CharacterNgrams).
+            int[] symbols = windows.dup('c').data().asInt();
+            ngramIds = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
+            double[] table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE).dup('c').data().asDouble();
+            double[] summed = CharacterNgrams.embed(ngramIds, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
+            placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel)
+                    .castTo(state.parameters.dataType()));                                                  // (B·T, d)
+            wanted = new java.util.ArrayList<>(parameterNames);
+            wanted.add(LanguageIdGraph.NGRAMS);
+        }
+        List<String> gradientsOf = wanted;
         // The first call builds the gradient function, which SameDiff narrates on System.out.
         OutAndGrad result = gradientsBuilt
-                ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames)
-                : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), parameterNames));
+                ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), gradientsOf)
+                : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), gradientsOf));
         gradientsBuilt = true;
+        if (ngramIds != null) {
+            double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, d)
+            double[] tableGradient = new double[config.ngramBuckets * config.dModel];
+            CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, tableGradient);
+            gradientViews.get(LanguageIdGraph.NGRAM_TABLE).assign(Nd4j.createFromArray(tableGradient)
+                    .reshape(config.ngramBuckets, config.dModel).castTo(gradient.dataType()));
+        }
         for (String name : parameterNames) {
             INDArray g = result.getGradients().get(name);
             if (g == null) {

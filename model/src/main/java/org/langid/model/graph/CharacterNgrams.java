@@ -1,0 +1,121 @@
+package org.langid.model.graph;
+
+/**
+ * Hashed character n-grams, fastText's strength, as an input of the attention blocks: at each
+ * position of a window, the n-grams of orders 2 … {@code maxOrder} that end there each select a
+ * row of a learned table (buckets, d), and their sum is added to the character embedding.
+ * An n-gram that starts before the window or holds the padding symbol selects nothing.
+ *
+ * <p>The bucket of an n-gram is a function of its symbols and order only, written with integer
+ * arithmetic that ONNX has too ({@code OnnxGraphWriter} computes it inside the exported graph):
+ * <pre>
+ *   code   = n · 71⁴ + Σₖ symbol[i − k] · 71ᵏ     (k = 0 … n−1; 71 &gt; 69 input symbols: one code per n-gram)
+ *   bucket = ((code · 2654435761) mod (2³¹ − 1)) mod buckets
+ * </pre>
+ * The gather and its gradient (a scatter-add into the table) run here, in Java, outside the
+ * SameDiff graph: gradients through SameDiff's gather fail in 1.0.0-M2.1 (stack-facts), and a
+ * one-hot product over thousands of buckets would cost more than the rest of the model.
+ */
+public final class CharacterNgrams {
+
+    /** The n-gram code's base: more than the 69 input symbols, so different n-grams get different codes. */
+    public static final long BASE = 71;
+    /** Separates the orders' codes: n · BASE⁴ (codes of order ≤ 4 are below BASE⁴). */
+    public static final long ORDER_OFFSET = BASE * BASE * BASE * BASE;
+    /** Knuth's multiplicative constant: spreads neighbouring codes over the buckets. */
+    public static final long MIX = 2654435761L;
+    /** 2³¹ − 1, a prime: the product's remainder does not depend on the low bits alone. */
+    public static final long PRIME = 2147483647L;
+    /** Longest n-gram: codes must stay below 2⁶³ / MIX. */
+    public static final int MAX_ORDER = 4;
+    /** A position's n-gram of some order that selects no row. */
+    public static final int NONE = -1;
+
+    private CharacterNgrams() {
+    }
+
+    /** The bucket of the n-gram of {@code order} whose symbols, last first, are given by {@code code} (see the class comment). */
+    public static int bucket(long code, int buckets) {
+        return (int) (Math.floorMod(code * MIX, PRIME) % buckets);
+    }
+
+    /**
+     * Buckets of every (window, position, order): {@code out[(row · T + i) · orders + (n − 2)]},
+     * or {@link #NONE}.
+     *
+     * @param symbols (rows, T) symbol indices, row-major; {@link ParameterLayout#PAD} pads
+     * @return (rows · T · (maxOrder − 1)) bucket indices
+     */
+    public static int[] buckets(int[] symbols, int rows, int t, int maxOrder, int buckets) {
+        int orders = maxOrder - 1;
+        int[] out = new int[rows * t * orders];
+        for (int row = 0; row < rows; row++) {
+            int base = row * t;
+            for (int i = 0; i < t; i++) {
+                long code = 0;
+                long power = 1;
+                boolean valid = true;
+                for (int k = 0; k < maxOrder; k++) {
+                    int at = i - k;
+                    valid &= at >= 0 && symbols[base + at] != ParameterLayout.PAD;
+                    if (valid) {
+                        code += symbols[base + at] * power;
+                    }
+                    power *= BASE;
+                    int n = k + 1;
+                    if (n >= 2) {
+                        out[(base + i) * orders + n - 2] = valid ? bucket(n * ORDER_OFFSET + code, buckets) : NONE;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The n-gram input of the graph: per position, the sum of its n-grams' rows of {@code table}.
+     *
+     * @param ids   from {@link #buckets}, for {@code positions} positions
+     * @param table (buckets, d) row-major
+     * @return (positions, d) row-major
+     */
+    public static double[] embed(int[] ids, int positions, int orders, double[] table, int d) {
+        double[] out = new double[positions * d];
+        for (int p = 0; p < positions; p++) {
+            for (int o = 0; o < orders; o++) {
+                int id = ids[p * orders + o];
+                if (id != NONE) {
+                    int from = id * d;
+                    int to = p * d;
+                    for (int j = 0; j < d; j++) {
+                        out[to + j] += table[from + j];
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The table's gradient from the gradient of the graph's n-gram input: each position's
+     * gradient added to the rows its n-grams selected (the backward pass of {@link #embed}).
+     *
+     * @param inputGradient (positions, d) row-major
+     * @param tableGradient (buckets, d) row-major, overwritten
+     */
+    public static void scatter(int[] ids, int positions, int orders, double[] inputGradient, int d, double[] tableGradient) {
+        java.util.Arrays.fill(tableGradient, 0.0);
+        for (int p = 0; p < positions; p++) {
+            for (int o = 0; o < orders; o++) {
+                int id = ids[p * orders + o];
+                if (id != NONE) {
+                    int to = id * d;
+                    int from = p * d;
+                    for (int j = 0; j < d; j++) {
+                        tableGradient[to + j] += inputGradient[from + j];
+                    }
+                }
+            }
+        }
+    }
+}
