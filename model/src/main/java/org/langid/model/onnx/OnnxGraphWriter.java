@@ -6,11 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import onnx.Onnx;
+import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.shade.protobuf.ByteString;
 
 /**
@@ -69,12 +71,15 @@ public final class OnnxGraphWriter {
         int d = config.dModel;
         // The first block's input and its attention projections depend only on (symbol, position):
         // they are looked up in one precomputed table instead of computed (a sixth of the arithmetic).
-        boolean firstBlockTabled = !seed && config.layers > 0;
+        // (Not with n-grams: the first block's input then depends on the neighbours too.)
+        boolean firstBlockTabled = !seed && config.layers > 0 && !config.ngrams();
         java.util.Set<String> tabled = firstBlockTabled ? java.util.Set.of("embedding", "position", "block0/ln1/gain",
                 "block0/ln1/bias", "block0/attn/wq", "block0/attn/bq", "block0/attn/wk", "block0/attn/bk", "block0/attn/wv",
                 "block0/attn/bv") : java.util.Set.of();
         p.forEach((name, value) -> {
-            if (!tabled.contains(name)) {
+            if (LanguageIdGraph.NGRAM_TABLE.equals(name)) {
+                graph.addInitializer(floatTensor(NGRAM_ROWS, Nd4j.concat(0, value, Nd4j.zeros(value.dataType(), 1, d))));  // (buckets + 1, d)
+            } else if (!tabled.contains(name)) {
                 graph.addInitializer(floatTensor(name, value));
             }
         });
@@ -113,6 +118,9 @@ public final class OnnxGraphWriter {
             x = node("Gather", List.of("embedding", INPUT));                                                // (B, T, d)
             if (config.positional) {
                 x = node("Add", List.of(x, "position"));                                                   // (B, T, d)
+            }
+            if (config.ngrams()) {
+                x = node("Add", List.of(x, ngramRows()));                                                  // (B, T, d)
             }
             x = node("Reshape", List.of(x, longs("rows_shape", -1, d)));                                  // (B·T, d)
         }
@@ -168,6 +176,47 @@ public final class OnnxGraphWriter {
     }
 
     static final String FIRST_BLOCK_TABLE = "block0/inputs_and_qkv";
+    /** The n-gram table with one more row, of zeros, for n-grams that select nothing. */
+    static final String NGRAM_ROWS = "ngram_rows";
+
+    /**
+     * Per position, the sum of its n-grams' rows, with the buckets computed in the graph exactly
+     * as {@link CharacterNgrams#buckets} computes them (int64 arithmetic; an n-gram that starts
+     * before the window or holds PAD selects the zero row).
+     *
+     * @return (B, T, d)
+     */
+    private String ngramRows() {
+        int t = config.window;
+        int maxOrder = config.ngramMaxOrder;
+        long pad = ParameterLayout.PAD;
+        String symbols = node("Cast", List.of(INPUT), a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.INT64_VALUE))); // (B, T)
+        String padded = node("Pad", List.of(symbols, longs("ngram_pads", 0, maxOrder - 1, 0, 0), longScalar("ngram_pad", pad))); // (B, M−1+T)
+        String code = null;
+        String valid = null;
+        String sum = null;
+        long power = 1;
+        for (int k = 0; k < maxOrder; k++) {
+            // The symbol k places before each position (PAD before the window).
+            String back = node("Slice", List.of(padded, longs("ngram_from_" + k, maxOrder - 1 - k),
+                    longs("ngram_to_" + k, maxOrder - 1 - k + t), longs("ngram_axis_" + k, 1)));                 // (B, T)
+            String real = node("Not", List.of(node("Equal", List.of(back, "ngram_pad"))));                      // (B, T)
+            code = k == 0 ? back : node("Add", List.of(code, node("Mul", List.of(back, longScalar("ngram_power_" + k, power)))));
+            valid = k == 0 ? real : node("And", List.of(valid, real));
+            power *= CharacterNgrams.BASE;
+            int order = k + 1;
+            if (order >= 2) {
+                String keyed = node("Add", List.of(code, longScalar("ngram_order_" + order, order * CharacterNgrams.ORDER_OFFSET)));
+                String bucket = node("Mod", List.of(node("Mod", List.of(node("Mul", List.of(keyed, longScalar("ngram_mix_" + order,
+                        CharacterNgrams.MIX))), longScalar("ngram_prime_" + order, CharacterNgrams.PRIME))),
+                        longScalar("ngram_buckets_" + order, config.ngramBuckets)));                               // (B, T)
+                String row = node("Where", List.of(valid, bucket, "ngram_buckets_" + order));                   // (B, T): the zero row if invalid
+                String rows = node("Gather", List.of(NGRAM_ROWS, row));                                           // (B, T, d)
+                sum = sum == null ? rows : node("Add", List.of(sum, rows));
+            }
+        }
+        return sum;
+    }
 
     /**
      * Row {@code position · S + symbol} (S = 69 input symbols): [x | q | k | v] of the first block
@@ -292,6 +341,12 @@ public final class OnnxGraphWriter {
     private String intScalar(String name, int value) {
         graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT32_VALUE)
                 .addInt32Data(value));
+        return name;
+    }
+
+    private String longScalar(String name, long value) {
+        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT64_VALUE)
+                .addInt64Data(value));
         return name;
     }
 

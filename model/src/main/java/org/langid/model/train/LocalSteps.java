@@ -101,6 +101,29 @@ public final class LocalSteps {
      * @param labels  (B) INT32 language indices
      */
     public double step(INDArray windows, INDArray labels) {
+        double loss = computeGradient(windows, labels);
+        double rate = schedule.at(state.step);
+        // In place: gradient becomes the update, the moments advance.
+        Nd4j.exec(new AdamUpdater(gradient, secondMoment, firstMoment, rate,
+                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+        state.parameters.subi(gradient);
+        state.step++;
+        pushParameters();
+        return loss;
+    }
+
+    /** The flat gradient the last {@link #computeGradient} left (Adam then turns it into the update). */
+    INDArray gradient() {
+        return gradient;
+    }
+
+    /**
+     * The gradient of the mean cross-entropy on the batch into {@link #gradient()}, laid out as
+     * the parameters are (the n-gram table's part scattered from its placeholder's gradient).
+     *
+     * @return the minibatch loss
+     */
+    double computeGradient(INDArray windows, INDArray labels) {
         if (config.dropout > 0) {
             // Dropout masks are a function of (seed, step): a re-run step draws the same ones.
             Nd4j.getRandom().setSeed(config.seed * 1_000_003L + state.step);
@@ -147,13 +170,6 @@ public final class LocalSteps {
         // from the first step on, so the arena is installed (once per thread) after it.
         arena.recycle();
         arena.install(sd);
-        double rate = schedule.at(state.step);
-        // In place: gradient becomes the update, the moments advance.
-        Nd4j.exec(new AdamUpdater(gradient, secondMoment, firstMoment, rate,
-                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
-        state.parameters.subi(gradient);
-        state.step++;
-        pushParameters();
         return loss;
     }
 

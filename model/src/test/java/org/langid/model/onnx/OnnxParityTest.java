@@ -69,6 +69,36 @@ class OnnxParityTest {
         }
     }
 
+    @Test
+    void theNgramTableIsComputedInTheOnnxGraphAsInTraining() throws Exception {
+        ModelConfig config = new ModelConfig();
+        config.languages = java.util.List.of("en", "de", "fr", "es");
+        config.ngramBuckets = 509;
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).muli(50);   // n-grams dominate the input: a wrong bucket shows
+        ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
+        LabelledWindows test = SampleCorpus.load(config.languages, config.window, 4).get(Split.TEST);
+        int[] symbols = withPaddedWindows(test.symbols(), config.window);
+        int rows = symbols.length / config.window;
+        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
+                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
+            assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
+        }
+        // And the n-grams matter: without the table the same windows come out otherwise.
+        layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).assign(0);
+        try (OnnxWindowClassifier withoutNgrams = new OnnxWindowClassifier(
+                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
+            float[] other = probabilitiesInBatches(withoutNgrams, symbols, rows, config.window);
+            double largest = 0;
+            for (int i = 0; i < other.length; i++) {
+                largest = Math.max(largest, Math.abs(other[i] - expected[i]));
+            }
+            assertTrue(largest > 0.05, "the n-gram table changes the probabilities: " + largest);
+        }
+    }
+
     /** The windows, then one padded window of each real length 0 … T−1 (all padding included). */
     static int[] withPaddedWindows(byte[] windows, int t) {
         int[] symbols = new int[windows.length + t * t];
@@ -94,11 +124,17 @@ class OnnxParityTest {
 
     /** In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes. */
     private static float[] sameDiffProbabilities(SameDiff graph, int[] symbols, int rows, int t) {
+        ModelConfig config = new ModelConfig();
+        config.window = t;
+        return sameDiffProbabilities(graph, config, symbols, rows);
+    }
+
+    private static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
+        int t = config.window;
         float[] all = null;
         for (int from = 0; from < rows; from += 4096) {
             int n = Math.min(4096, rows - from);
-            Map<String, INDArray> feed = new HashMap<>();
-            feed.put(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(java.util.Arrays.copyOfRange(symbols, from * t, (from + n) * t)).reshape(n, t));
+            Map<String, INDArray> feed = LanguageIdGraph.inputs(config, graph, java.util.Arrays.copyOfRange(symbols, from * t, (from + n) * t), n);
             float[] batch = graph.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES).dup('c').data().asFloat();
             if (all == null) {
                 all = new float[rows * (batch.length / n)];

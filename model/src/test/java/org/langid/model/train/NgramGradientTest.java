@@ -1,0 +1,74 @@
+package org.langid.model.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The n-gram table is trained outside SameDiff (its rows gathered into a placeholder, the
+ * placeholder's gradient scattered back): its gradient, and that of every other parameter beside
+ * it, must still equal central finite differences of the loss.
+ */
+class NgramGradientTest {
+
+    @Test
+    void theNgramTablesGradientMatchesFiniteDifferences() {
+        ModelConfig config = new ModelConfig();
+        config.window = 5;
+        config.dModel = 4;
+        config.heads = 2;
+        config.layers = 1;
+        config.ffn = 4;
+        config.languages = java.util.List.of("en", "de", "fr");
+        config.ngramBuckets = 7;          // few buckets: n-grams collide, so a row gathers several positions' gradients
+        config.ngramMaxOrder = 3;
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(11, DataType.DOUBLE);
+        parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
+        TrainingState state = TrainingState.start(parameters);
+        LocalSteps steps = new LocalSteps(config, state, 10);
+        // A padded row: n-grams holding PAD select nothing and get no gradient.
+        INDArray windows = Nd4j.createFromArray(new int[][] {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}});
+        INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
+
+        steps.computeGradient(windows, labels);
+        double[] analytic = steps.gradient().dup().toDoubleVector();
+        double eps = 1e-6;
+        int checked = 0;
+        int nonZeroTableEntries = 0;
+        for (ParameterLayout.Param param : layout.params()) {
+            boolean table = LanguageIdGraph.NGRAM_TABLE.equals(param.name());
+            // Every entry of the table; the first few of each other parameter (the graph's own test covers them all).
+            long entries = table ? param.length() : Math.min(3, param.length());
+            for (long e = 0; e < entries; e++) {
+                long i = param.offset() + e;
+                double original = state.parameters.getDouble(i);
+                state.parameters.putScalar(i, original + eps);
+                steps.load(state);
+                double plus = steps.computeGradient(windows, labels);
+                state.parameters.putScalar(i, original - eps);
+                steps.load(state);
+                double minus = steps.computeGradient(windows, labels);
+                state.parameters.putScalar(i, original);
+                double numeric = (plus - minus) / (2 * eps);
+                double scale = Math.max(1e-4, Math.abs(numeric) + Math.abs(analytic[(int) i]));
+                assertTrue(Math.abs(numeric - analytic[(int) i]) / scale < 1e-4,
+                        param.name() + "[" + e + "]: analytic " + analytic[(int) i] + ", numeric " + numeric);
+                if (table && Math.abs(analytic[(int) i]) > 1e-8) {
+                    nonZeroTableEntries++;
+                }
+                checked++;
+            }
+        }
+        assertTrue(checked > config.ngramBuckets * config.dModel);
+        assertTrue(nonZeroTableEntries >= 4 * config.dModel, "most rows are selected by some n-gram: " + nonZeroTableEntries);
+        assertEquals(0, state.step, "computing gradients is not a step");
+    }
+}
