@@ -379,7 +379,7 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() {
             int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-            var detector = detectorOptions.load(new Configuration());
+            var detector = detectorOptions.load(new Configuration(), n);
             List<org.langid.jobs.evaluate.Candidate> candidates = List.of(
                     new org.langid.jobs.evaluate.ModelCandidate(detector, n),
                     new org.langid.jobs.evaluate.LinguaCandidate(detector.languages(), n));

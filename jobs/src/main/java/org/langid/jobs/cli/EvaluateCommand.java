@@ -131,7 +131,7 @@ public final class EvaluateCommand implements Callable<Integer> {
                     + "(with --windows/--sentences there is no --input to take it from)");
         }
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        LanguageDetector detector = detectorOptions.load(new Configuration());
+        LanguageDetector detector = detectorOptions.load(new Configuration(), n);
         List<Candidate> candidates = new ArrayList<>();
         candidates.add(new ModelCandidate(detector, n));
         if (peerNames.contains(LINGUA)) {

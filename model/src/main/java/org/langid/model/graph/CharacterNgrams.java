@@ -9,8 +9,8 @@ package org.langid.model.graph;
  * <p>The bucket of an n-gram is a function of its symbols and order only, written with integer
  * arithmetic that ONNX has too ({@code OnnxGraphWriter} computes it inside the exported graph):
  * <pre>
- *   code   = n · 71⁴ + Σₖ symbol[i − k] · 71ᵏ     (k = 0 … n−1; 71 &gt; 69 input symbols: one code per n-gram)
- *   bucket = ((code · 2654435761) mod (2³¹ − 1)) mod buckets
+ *   code   = n · 71⁶ + Σₖ symbol[i − k] · 71ᵏ     (k = 0 … n−1; 71 &gt; 69 input symbols: one code per n-gram)
+ *   bucket = (((code mod p) · 2654435761) mod p) mod buckets,   p = 2³¹ − 1
  * </pre>
  * The gather and its gradient (a scatter-add into the table) run here, in Java, outside the
  * SameDiff graph: gradients through SameDiff's gather fail in 1.0.0-M2.1 (stack-facts), and a
@@ -20,14 +20,14 @@ public final class CharacterNgrams {
 
     /** The n-gram code's base: more than the 69 input symbols, so different n-grams get different codes. */
     public static final long BASE = 71;
-    /** Separates the orders' codes: n · BASE⁴ (codes of order ≤ 4 are below BASE⁴). */
-    public static final long ORDER_OFFSET = BASE * BASE * BASE * BASE;
+    /** Separates the orders' codes: n · BASE⁶ (codes of order ≤ 6 are below BASE⁶). */
+    public static final long ORDER_OFFSET = BASE * BASE * BASE * BASE * BASE * BASE;
     /** Knuth's multiplicative constant: spreads neighbouring codes over the buckets. */
     public static final long MIX = 2654435761L;
     /** 2³¹ − 1, a prime: the product's remainder does not depend on the low bits alone. */
     public static final long PRIME = 2147483647L;
-    /** Longest n-gram: codes must stay below 2⁶³ / MIX. */
-    public static final int MAX_ORDER = 4;
+    /** Longest n-gram (fastText's default maxn): codes stay far below 2⁶³. */
+    public static final int MAX_ORDER = 6;
     /** A position's n-gram of some order that selects no row. */
     public static final int NONE = -1;
 
@@ -36,7 +36,7 @@ public final class CharacterNgrams {
 
     /** The bucket of the n-gram of {@code order} whose symbols, last first, are given by {@code code} (see the class comment). */
     public static int bucket(long code, int buckets) {
-        return (int) (Math.floorMod(code * MIX, PRIME) % buckets);
+        return (int) (((code % PRIME) * MIX % PRIME) % buckets);   // (code mod p) · MIX < 2⁶³
     }
 
     /**
@@ -70,6 +70,30 @@ public final class CharacterNgrams {
             }
         }
         return out;
+    }
+
+    /**
+     * Renumbers {@code ids} in place to 0 … u−1 over the table rows they use, so that a step
+     * reads and writes those u rows only, not the whole table.
+     *
+     * @return the table row of each new number (u rows, in order of first use)
+     */
+    public static int[] localise(int[] ids, int buckets) {
+        int[] local = new int[buckets];
+        java.util.Arrays.fill(local, NONE);
+        int[] used = new int[Math.min(ids.length, buckets)];
+        int count = 0;
+        for (int i = 0; i < ids.length; i++) {
+            int id = ids[i];
+            if (id != NONE) {
+                if (local[id] == NONE) {
+                    local[id] = count;
+                    used[count++] = id;
+                }
+                ids[i] = local[id];
+            }
+        }
+        return java.util.Arrays.copyOf(used, count);
     }
 
     /**

@@ -46,7 +46,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * embedding. 0: no n-grams (the tutorial's input).
      */
     public int ngramBuckets = 0;
-    /** Longest n-gram of the table (2 to 4). */
+    /** Longest n-gram of the table (2 to 6). */
     public int ngramMaxOrder = 4;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */

@@ -207,9 +207,10 @@ public final class OnnxGraphWriter {
             int order = k + 1;
             if (order >= 2) {
                 String keyed = node("Add", List.of(code, longScalar("ngram_order_" + order, order * CharacterNgrams.ORDER_OFFSET)));
-                String bucket = node("Mod", List.of(node("Mod", List.of(node("Mul", List.of(keyed, longScalar("ngram_mix_" + order,
-                        CharacterNgrams.MIX))), longScalar("ngram_prime_" + order, CharacterNgrams.PRIME))),
-                        longScalar("ngram_buckets_" + order, config.ngramBuckets)));                               // (B, T)
+                String prime = longScalar("ngram_prime_" + order, CharacterNgrams.PRIME);
+                String reduced = node("Mod", List.of(keyed, prime));
+                String mixed = node("Mod", List.of(node("Mul", List.of(reduced, longScalar("ngram_mix_" + order, CharacterNgrams.MIX))), prime));
+                String bucket = node("Mod", List.of(mixed, longScalar("ngram_buckets_" + order, config.ngramBuckets)));   // (B, T)
                 String row = node("Where", List.of(valid, bucket, "ngram_buckets_" + order));                   // (B, T): the zero row if invalid
                 String rows = node("Gather", List.of(NGRAM_ROWS, row));                                           // (B, T, d)
                 sum = sum == null ? rows : node("Add", List.of(sum, rows));

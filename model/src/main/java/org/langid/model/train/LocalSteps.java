@@ -133,12 +133,16 @@ public final class LocalSteps {
         placeholders.put(LanguageIdGraph.LABELS, labels);
         List<String> wanted = parameterNames;
         int[] ngramIds = null;
+        int[] ngramRows = null;
         int rows = (int) windows.size(0);
         if (config.ngrams()) {
             // The table's rows are gathered here and its gradient scattered back below (see CharacterNgrams).
+            // Only the rows this batch selects are read, and written back below.
             int[] symbols = windows.dup('c').data().asInt();
             ngramIds = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
-            double[] table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE).dup('c').data().asDouble();
+            ngramRows = CharacterNgrams.localise(ngramIds, config.ngramBuckets);
+            double[] table = ngramRows.length == 0 ? new double[0]
+                    : Nd4j.pullRows(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), 1, ngramRows).data().asDouble();   // (u, d)
             double[] summed = CharacterNgrams.embed(ngramIds, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
             placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel)
                     .castTo(state.parameters.dataType()));                                                  // (B·T, d)
@@ -153,10 +157,15 @@ public final class LocalSteps {
         gradientsBuilt = true;
         if (ngramIds != null) {
             double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, d)
-            double[] tableGradient = new double[config.ngramBuckets * config.dModel];
-            CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, tableGradient);
-            gradientViews.get(LanguageIdGraph.NGRAM_TABLE).assign(Nd4j.createFromArray(tableGradient)
-                    .reshape(config.ngramBuckets, config.dModel).castTo(gradient.dataType()));
+            double[] rowGradients = new double[ngramRows.length * config.dModel];                              // (u, d)
+            CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, rowGradients);
+            INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
+            tableGradient.assign(0);
+            if (ngramRows.length > 0) {
+                Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tableGradient,
+                        Nd4j.createFromArray(ngramRows), Nd4j.createFromArray(rowGradients).reshape(ngramRows.length, config.dModel)
+                                .castTo(gradient.dataType()), 1);
+            }
         }
         for (String name : parameterNames) {
             INDArray g = result.getGradients().get(name);
