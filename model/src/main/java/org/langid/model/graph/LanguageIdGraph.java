@@ -231,12 +231,37 @@ public final class LanguageIdGraph {
         return x.mul(sd.gt(x, 0.0).castTo(x.dataType()));
     }
 
+    /**
+     * Inverted dropout of (B·T, d) activations, training only: x times a mask placeholder
+     * ({@link #dropoutMasks()}, values from {@link #dropoutMask}). The mask comes from outside the
+     * graph because SameDiff 1.0.0-M2.1's dropout op has no derivative ("DropOutInverted does
+     * not have a derivative": training with dropout failed at its first step), and its random
+     * ops take only static shapes, where the batch is dynamic.
+     */
     private SDVariable dropout(SDVariable x, boolean training) {
-        return training && config.dropout > 0 ? dropout(sd, x, config.dropout) : x;
+        if (!training || config.dropout <= 0) {
+            return x;
+        }
+        String name = DROPOUT_MASK + dropoutMasks.size();
+        dropoutMasks.add(name);
+        return x.mul(sd.placeHolder(name, x.dataType(), -1, config.dModel));
     }
 
-    /** Inverted dropout: each value is zeroed with probability {@code rate}, survivors scaled by 1/(1 − rate). */
-    static SDVariable dropout(SameDiff sd, SDVariable x, double rate) {
-        return sd.nn.dropoutInverted(x, 1.0 - rate);   // ND4J takes the probability of keeping a value
+    /** Prefix of the dropout mask placeholders of a training graph, each (B·T, d). */
+    public static final String DROPOUT_MASK = "dropout_mask/";
+    private final List<String> dropoutMasks = new ArrayList<>();
+
+    /** The dropout mask placeholders of this (training) graph, in order; empty without dropout. */
+    public List<String> dropoutMasks() {
+        return List.copyOf(dropoutMasks);
+    }
+
+    /**
+     * A mask of inverted dropout, drawn from ND4J's random generator (seed it first for
+     * repeatable masks): each value 0 with probability {@code rate}, else 1/(1 − rate).
+     */
+    public static INDArray dropoutMask(DataType dataType, long rows, long width, double rate) {
+        double keep = 1.0 - rate;
+        return Nd4j.rand(dataType, rows, width).lt(keep).castTo(dataType).muli(1.0 / keep);
     }
 }

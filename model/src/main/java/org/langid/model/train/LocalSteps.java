@@ -131,6 +131,10 @@ public final class LocalSteps {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
+        for (String mask : graph.dropoutMasks()) {
+            placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
+                    config.dModel, config.dropout));                                                     // (B·T, d)
+        }
         List<String> wanted = parameterNames;
         int[] ngramIds = null;
         int[] ngramRows = null;

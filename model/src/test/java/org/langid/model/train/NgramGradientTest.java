@@ -13,13 +13,14 @@ import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The n-gram table is trained outside SameDiff (its rows gathered into a placeholder, the
- * placeholder's gradient scattered back): its gradient, and that of every other parameter beside
- * it, must still equal central finite differences of the loss.
+ * placeholder's gradient scattered back), and dropout's masks come in as placeholders too: the
+ * table's gradient, and that of every other parameter beside it, must still equal central
+ * finite differences of the loss.
  */
 class NgramGradientTest {
 
     @Test
-    void theNgramTablesGradientMatchesFiniteDifferences() {
+    void theNgramTablesGradientMatchesFiniteDifferencesWithDropout() {
         ModelConfig config = new ModelConfig();
         config.window = 5;
         config.dModel = 4;
@@ -29,6 +30,7 @@ class NgramGradientTest {
         config.languages = java.util.List.of("en", "de", "fr");
         config.ngramBuckets = 7;          // few buckets: n-grams collide, so a row gathers several positions' gradients
         config.ngramMaxOrder = 3;
+        config.dropout = 0.25;            // masks are drawn from (seed, step), the same in every evaluation below
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(11, DataType.DOUBLE);
         parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
