@@ -138,16 +138,24 @@ public final class LocalSteps {
         List<String> wanted = parameterNames;
         int[] ngramIds = null;
         int[] ngramRows = null;
+        double[] ngramMask = null;
         int rows = (int) windows.size(0);
         if (config.ngrams()) {
-            // The table's rows are gathered here and its gradient scattered back below (see CharacterNgrams).
-            // Only the rows this batch selects are read, and written back below.
+            // The rows this batch selects are gathered here and their gradient scattered back
+            // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too.
             int[] symbols = windows.dup('c').data().asInt();
             ngramIds = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
             ngramRows = CharacterNgrams.localise(ngramIds, config.ngramBuckets);
             double[] table = ngramRows.length == 0 ? new double[0]
                     : Nd4j.pullRows(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), 1, ngramRows).data().asDouble();   // (u, d)
             double[] summed = CharacterNgrams.embed(ngramIds, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
+            if (config.dropout > 0) {
+                ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.dModel, config.dropout)
+                        .data().asDouble();                                                                 // (B·T, d)
+                for (int i = 0; i < summed.length; i++) {
+                    summed[i] *= ngramMask[i];
+                }
+            }
             placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel)
                     .castTo(state.parameters.dataType()));                                                  // (B·T, d)
             wanted = new java.util.ArrayList<>(parameterNames);
@@ -161,6 +169,11 @@ public final class LocalSteps {
         gradientsBuilt = true;
         if (ngramIds != null) {
             double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, d)
+            if (ngramMask != null) {
+                for (int i = 0; i < inputGradient.length; i++) {
+                    inputGradient[i] *= ngramMask[i];
+                }
+            }
             double[] rowGradients = new double[ngramRows.length * config.dModel];                              // (u, d)
             CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, rowGradients);
             INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);

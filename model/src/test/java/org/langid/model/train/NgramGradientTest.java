@@ -70,7 +70,7 @@ class NgramGradientTest {
             }
         }
         assertTrue(checked > config.ngramBuckets * config.dModel);
-        assertTrue(nonZeroTableEntries >= 4 * config.dModel, "most rows are selected by some n-gram: " + nonZeroTableEntries);
+        assertTrue(nonZeroTableEntries >= 2 * config.dModel, "the rows the n-grams select get gradients (some dropped out): " + nonZeroTableEntries);
         assertEquals(0, state.step, "computing gradients is not a step");
     }
 }
