@@ -1,5 +1,8 @@
 package org.langid.model.graph;
 
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
 /**
  * Hashed character n-grams, fastText's strength, as an input of the attention blocks: at each
  * position of a window, the n-grams of orders 2 … {@code maxOrder} that end there each select a
@@ -94,6 +97,26 @@ public final class CharacterNgrams {
             }
         }
         return java.util.Arrays.copyOf(used, count);
+    }
+
+    /**
+     * One batch's n-grams: {@link #ids} renumbered over the table rows they use ({@link #tableRows}),
+     * and {@link #summed}, each position's sum of its rows: the graph's n-gram input, (positions, d).
+     */
+    public record Lookup(int[] ids, int[] tableRows, double[] summed) {
+    }
+
+    /**
+     * Looks up the n-grams of (windows, T) symbols in {@code table} (buckets, d), reading only the
+     * rows they select.
+     */
+    public static Lookup lookup(int[] symbols, int windows, int t, int maxOrder, INDArray table) {
+        int buckets = (int) table.size(0);
+        int d = (int) table.size(1);
+        int[] ids = buckets(symbols, windows, t, maxOrder, buckets);
+        int[] tableRows = localise(ids, buckets);
+        double[] rows = tableRows.length == 0 ? new double[0] : Nd4j.pullRows(table, 1, tableRows).data().asDouble();   // (u, d)
+        return new Lookup(ids, tableRows, embed(ids, windows * t, maxOrder - 1, rows, d));
     }
 
     /**

@@ -113,16 +113,11 @@ public final class LanguageIdGraph {
             if (table == null) {
                 throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
             }
-            feed.put(NGRAMS, ngramInput(config, symbols, rows, table.dup('c').data().asDouble(), table.dataType()));
+            double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table).summed();
+            feed.put(NGRAMS, Nd4j.createFromArray(summed).reshape((long) rows * config.window, config.dModel)
+                    .castTo(table.dataType()));                                                                 // (B·T, d)
         }
         return feed;
-    }
-
-    /** The {@value #NGRAMS} placeholder's value: (rows·T, d). */
-    public static INDArray ngramInput(ModelConfig config, int[] symbols, int rows, double[] table, DataType dataType) {
-        int[] ids = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
-        double[] summed = CharacterNgrams.embed(ids, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
-        return Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel).castTo(dataType);  // (B·T, d)
     }
 
     private void define(INDArray parameters, boolean training) {

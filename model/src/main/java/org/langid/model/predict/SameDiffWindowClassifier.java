@@ -12,7 +12,6 @@ import org.langid.model.train.StepArena;
 import org.langid.serving.WindowClassifier;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The artefact's SameDiff graph as a {@link WindowClassifier}: the training truth, op by op.

@@ -1,6 +1,5 @@
 package org.langid.model.train;
 
-import java.util.HashMap;
 import java.util.Map;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -22,10 +21,7 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
     }
 
     public static Evaluation of(ModelConfig config, INDArray parameters, LabelledWindows data, int batchSize) {
-        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters.dup(), false);
-        SameDiff sd = graph.sameDiff();
-        double[] ngramTable = config.ngrams()
-                ? graph.layout().views(parameters).get(LanguageIdGraph.NGRAM_TABLE).dup('c').data().asDouble() : null;
+        SameDiff sd = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff();
         int n = data.size();
         int[] identity = new int[n];
         for (int i = 0; i < n; i++) {
@@ -37,12 +33,7 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
         for (int from = 0; from < n; from += batchSize) {
             int to = Math.min(n, from + batchSize);
             LocalSteps.Batch batch = LocalSteps.Batch.of(data, identity, from, to);
-            Map<String, INDArray> feed = new HashMap<>();
-            feed.put(LanguageIdGraph.WINDOWS, batch.windows());
-            if (config.ngrams()) {
-                feed.put(LanguageIdGraph.NGRAMS, LanguageIdGraph.ngramInput(config, batch.windows().dup('c').data().asInt(), to - from,
-                        ngramTable, parameters.dataType()));
-            }
+            Map<String, INDArray> feed = LanguageIdGraph.inputs(config, sd, batch.windows().dup('c').data().asInt(), to - from);
             INDArray probabilities = sd.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES); // (B, C)
             INDArray predicted = probabilities.argMax(1);                                                             // (B)
             for (int row = 0; row < to - from; row++) {

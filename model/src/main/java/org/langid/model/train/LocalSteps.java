@@ -143,12 +143,11 @@ public final class LocalSteps {
         if (config.ngrams()) {
             // The rows this batch selects are gathered here and their gradient scattered back
             // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too.
-            int[] symbols = windows.dup('c').data().asInt();
-            ngramIds = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets);
-            ngramRows = CharacterNgrams.localise(ngramIds, config.ngramBuckets);
-            double[] table = ngramRows.length == 0 ? new double[0]
-                    : Nd4j.pullRows(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), 1, ngramRows).data().asDouble();   // (u, d)
-            double[] summed = CharacterNgrams.embed(ngramIds, rows * config.window, config.ngramMaxOrder - 1, table, config.dModel);
+            CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(windows.dup('c').data().asInt(), rows, config.window,
+                    config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE));
+            ngramIds = lookup.ids();
+            ngramRows = lookup.tableRows();
+            double[] summed = lookup.summed();                                                             // (B·T, d)
             if (config.dropout > 0) {
                 ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.dModel, config.dropout)
                         .data().asDouble();                                                                 // (B·T, d)
