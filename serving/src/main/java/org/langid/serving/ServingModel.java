@@ -61,12 +61,10 @@ public final class ServingModel implements AutoCloseable {
             throw new ModelLoadException(directory + ": artefact format " + manifest.path("format_version")
                     + " is newer than this langid reads (up to " + FORMAT_VERSION + ")");
         }
-        if (!TextNormalizer.RULE_ID.equals(manifest.path("normalisation").asText())) {
-            throw new ModelLoadException(directory + " was trained with normalisation '" + manifest.path("normalisation").asText()
-                    + "'; this langid implements '" + TextNormalizer.RULE_ID + "'");
-        }
-        if (!Vocabulary.SYMBOLS.equals(manifest.path("vocabulary").asText()) || manifest.path("pad_index").asInt(-1) != TextDetector.PAD) {
-            throw new ModelLoadException(directory + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols");
+        String incompatible = incompatibility(directory.toString(), manifest.path("normalisation").asText(),
+                manifest.path("vocabulary").asText(), manifest.path("pad_index").asInt(-1));
+        if (incompatible != null) {
+            throw new ModelLoadException(incompatible);
         }
         if (window < 1 || languages.isEmpty()) {
             throw new ModelLoadException(directory + "/" + MANIFEST + " names no window length or no languages: the artefact is damaged");
@@ -90,6 +88,21 @@ public final class ServingModel implements AutoCloseable {
             throw new ModelLoadException(directory + ": " + e.getMessage());
         }
         return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options));
+    }
+
+    /**
+     * Why a model of {@code directory} with this normalisation and vocabulary cannot run here (its
+     * windows would be cut from other symbols), or null. Every loader asks this (ModelArtefact too).
+     */
+    public static String incompatibility(String directory, String normalisation, String vocabulary, int padIndex) {
+        if (!TextNormalizer.RULE_ID.equals(normalisation)) {
+            return directory + " was trained with normalisation '" + normalisation + "'; this langid implements '"
+                    + TextNormalizer.RULE_ID + "'";
+        }
+        if (!Vocabulary.SYMBOLS.equals(vocabulary) || padIndex != TextDetector.PAD) {
+            return directory + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols";
+        }
+        return null;
     }
 
     /** The artefact directory {@code location} names: itself, or a registry's current version. */

@@ -233,12 +233,10 @@ public final class ModelArtefact {
     }
 
     private static void requireCompatible(Manifest manifest, String dir) {
-        if (!TextNormalizer.RULE_ID.equals(manifest.normalisation())) {
-            throw new ArtefactException(dir + " was trained with normalisation '" + manifest.normalisation()
-                    + "'; this langid implements '" + TextNormalizer.RULE_ID + "'");
-        }
-        if (!Vocabulary.SYMBOLS.equals(manifest.vocabulary()) || manifest.padIndex() != ParameterLayout.PAD) {
-            throw new ArtefactException(dir + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols");
+        String incompatible = org.langid.serving.ServingModel.incompatibility(dir, manifest.normalisation(), manifest.vocabulary(),
+                manifest.padIndex());
+        if (incompatible != null) {
+            throw new ArtefactException(incompatible);
         }
         ModelConfig config = manifest.modelConfig();
         if (config.window != manifest.window() || !config.languages.equals(manifest.languages())) {
