@@ -146,11 +146,7 @@ public final class EvaluateJob {
 
     /** Writes report.json and report.html into {@code output}. */
     public static void write(ObjectNode report, String output, Configuration conf) {
-        try {
-            HadoopFiles.writeStringAtomically(output + "/report.json", JSON.writeValueAsString(report) + "\n", conf);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        HadoopFiles.writeJsonAtomically(output + "/report.json", report, JSON, conf);
         HadoopFiles.writeStringAtomically(output + "/report.html", EvaluationHtml.render(report), conf);
     }
 

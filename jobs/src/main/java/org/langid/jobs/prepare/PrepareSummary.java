@@ -151,11 +151,7 @@ public final class PrepareSummary {
     }
 
     void write(String file, Configuration conf) {
-        try {
-            HadoopFiles.writeStringAtomically(file, JSON.writeValueAsString(document) + "\n", conf);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        HadoopFiles.writeJsonAtomically(file, document, JSON, conf);
     }
 
     private static long count(List<Row> rows, String language, Split split, String field) {

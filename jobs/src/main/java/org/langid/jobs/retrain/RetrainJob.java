@@ -275,10 +275,6 @@ public final class RetrainJob {
     }
 
     private static void writeRecord(String registry, Configuration conf, String name, ObjectNode record) {
-        try {
-            HadoopFiles.writeStringAtomically(registry + "/" + DECISIONS + "/" + name, JSON.writeValueAsString(record) + "\n", conf);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        HadoopFiles.writeJsonAtomically(registry + "/" + DECISIONS + "/" + name, record, JSON, conf);
     }
 }

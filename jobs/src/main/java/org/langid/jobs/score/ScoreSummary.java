@@ -121,10 +121,6 @@ public final class ScoreSummary {
     }
 
     void write(String file, Configuration conf) {
-        try {
-            HadoopFiles.writeStringAtomically(file, JSON.writeValueAsString(document) + "\n", conf);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        HadoopFiles.writeJsonAtomically(file, document, JSON, conf);
     }
 }

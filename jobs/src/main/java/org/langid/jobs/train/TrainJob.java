@@ -182,10 +182,6 @@ public final class TrainJob {
             e.put("seconds", epoch.seconds());
             e.put("samples_per_second", epoch.samplesPerSecond());
         }
-        try {
-            HadoopFiles.writeStringAtomically(output + "/" + SUMMARY_FILE, JSON.writeValueAsString(summary) + "\n", hadoop);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        HadoopFiles.writeJsonAtomically(output + "/" + SUMMARY_FILE, summary, JSON, hadoop);
     }
 }

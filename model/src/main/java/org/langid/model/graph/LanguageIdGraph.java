@@ -195,7 +195,8 @@ public final class LanguageIdGraph {
         if (training) {
             SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)
             SDVariable target = sd.oneHot(labels, config.classes(), -1, 1.0, 0.0, dt);                  // (B, C)
-            SDVariable loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);
+            SDVariable loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
+                    config.labelSmoothing);                                                            // ()
             sd.setLossVariables(loss);
         }
     }

@@ -34,6 +34,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public int ffn = 128;
     /** Probability of dropping an activation while training (after attention and feed-forward); 0 disables. */
     public double dropout = 0.0;
+    /**
+     * Label smoothing of the training loss: the target puts 1 - ε + ε/C on the language and ε/C
+     * on each other one (C languages); 0: plain cross-entropy. Training only.
+     */
+    public double labelSmoothing = 0.0;
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -149,6 +154,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (dropout < 0 || dropout >= 1) {
             problems.add("dropout must be in [0, 1), got " + dropout);
+        }
+        if (labelSmoothing < 0 || labelSmoothing >= 1) {
+            problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
         }
         if (!"adam".equals(optimizer.name)) {
             problems.add("optimizer.name '" + optimizer.name + "' is not supported (adam)");

@@ -89,4 +89,15 @@ public final class HadoopFiles {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
+
+    /** {@link #writeStringAtomically} of a JSON document as {@code json} writes it, with a final newline. */
+    public static void writeJsonAtomically(String file, Object document, com.fasterxml.jackson.databind.ObjectMapper json, Configuration conf) {
+        String text;
+        try {
+            text = json.writeValueAsString(document) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + file + " as JSON: " + e.getOriginalMessage(), e);
+        }
+        writeStringAtomically(file, text, conf);
+    }
 }

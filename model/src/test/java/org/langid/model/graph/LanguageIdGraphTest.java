@@ -58,6 +58,28 @@ class LanguageIdGraphTest {
         checkGradients(seed);
     }
 
+    @Test
+    void labelSmoothingMovesTheTargetOffOneHotAndItsGradientsMatchFiniteDifferences() {
+        ModelConfig config = tiny();
+        config.labelSmoothing = 0.2;
+        checkGradients(config);
+
+        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
+        SameDiff sd = LanguageIdGraph.build(config, parameters, true).sameDiff();
+        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), 1, 2);
+        INDArray probabilities = sd.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
+        // Target: 1 - 0.2 + 0.2/3 on the labelled language, 0.2/3 on the two others.
+        int[] labels = {1, 2};
+        double expected = 0;
+        for (int row = 0; row < 2; row++) {
+            for (int language = 0; language < 3; language++) {
+                double target = (language == labels[row] ? 0.8 : 0.0) + 0.2 / 3;
+                expected -= target * Math.log(probabilities.getDouble(row, language));
+            }
+        }
+        assertEquals(expected / 2, loss(sd, feed), 1e-9);
+    }
+
     /** Central differences on every parameter, double precision, against SameDiff's gradients. */
     private static void checkGradients(ModelConfig config) {
         ParameterLayout layout = ParameterLayout.of(config);
@@ -187,10 +209,11 @@ class LanguageIdGraphTest {
                 () -> ConfigTree.parse("model:\n  d_model: 30\n  heads: 4\n", "m.yaml").section("model", ModelConfig.class));
         assertEquals("m.yaml: section 'model': d_model 30 is not divisible by heads 4", notDivisible.getMessage());
         ConfigException several = assertThrows(ConfigException.class,
-                () -> ConfigTree.parse("model:\n  languages: [en]\n  dropout: 1.5\n  block: rnn\n", "m.yaml").section("model", ModelConfig.class));
+                () -> ConfigTree.parse("model:\n  languages: [en]\n  dropout: 1.5\n  label_smoothing: -0.1\n  block: rnn\n", "m.yaml").section("model", ModelConfig.class));
         assertTrue(several.getMessage().contains("block 'rnn' is not one of transformer, seed"), several.getMessage());
         assertTrue(several.getMessage().contains("languages must name at least two languages"), several.getMessage());
         assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
+        assertTrue(several.getMessage().contains("label_smoothing must be in [0, 1), got -0.1"), several.getMessage());
 
         ModelConfig seed = ConfigTree.parse(
                 "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n"
