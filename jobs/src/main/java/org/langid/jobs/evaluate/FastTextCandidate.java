@@ -249,12 +249,52 @@ public final class FastTextCandidate implements Candidate {
         return predict(sentences.size(), i -> settings.fastTextText(TextNormalizer.normalize(sentences.get(i))));
     }
 
-    /** One {@code fasttext predict} process per thread, each on its share of the texts (model loading included). */
+    /**
+     * One {@code fasttext predict} process per thread, each on its share of the texts (model
+     * loading included), but no more processes than memory holds: each takes about
+     * {@value #PREDICT_MEMORY_PER_MODEL_BYTE}× its model file (6.7 GB resident for the 1.6 GB model
+     * of the full corpus), and two of them were killed by the kernel beside a training run.
+     */
     private int[] predict(int count, IntFunction<String> text) {
         int[] predicted = new int[count];
-        int share = Math.max(1, (count + threads - 1) / threads);
-        Chunks.run(count, share, threads, (from, to) -> predictChunk(text, from, to, predicted));
+        int processes = predictProcesses(threads, modelBytes(), availableMemoryBytes());
+        if (processes < threads) {
+            LOG.info("fasttext: {} prediction process(es) instead of {}: memory available for about {} of {} MB each",
+                    processes, threads, processes, PREDICT_MEMORY_PER_MODEL_BYTE * modelBytes() >> 20);
+        }
+        int share = Math.max(1, (count + processes - 1) / processes);
+        Chunks.run(count, share, processes, (from, to) -> predictChunk(text, from, to, predicted));
         return predicted;
+    }
+
+    /** Resident memory of a {@code fasttext predict} process per byte of its model file (measured, rounded up). */
+    static final int PREDICT_MEMORY_PER_MODEL_BYTE = 5;
+
+    /** Processes that fit in {@code available} bytes (at least one; all {@code threads} when memory is unknown). */
+    static int predictProcesses(int threads, long modelBytes, long available) {
+        if (available <= 0 || modelBytes <= 0) {
+            return threads;
+        }
+        long fit = available / (PREDICT_MEMORY_PER_MODEL_BYTE * modelBytes);
+        return (int) Math.max(1, Math.min(threads, fit));
+    }
+
+    private long modelBytes() {
+        try {
+            return Files.size(model);
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    /** Linux's MemAvailable; 0 where /proc/meminfo is missing or unreadable. */
+    private static long availableMemoryBytes() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/meminfo"))) {
+            return lines.filter(l -> l.startsWith("MemAvailable:")).findFirst()
+                    .map(l -> Long.parseLong(l.replaceAll("[^0-9]", "")) * 1024).orElse(0L);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private void predictChunk(IntFunction<String> text, int from, int to, int[] predicted) {
@@ -305,7 +345,8 @@ public final class FastTextCandidate implements Candidate {
             throw new IllegalStateException("interrupted during fastText " + what, e);
         }
         if (exit != 0) {
-            String message = "fastText " + what + " failed (exit " + exit + "): " + firstAndLastLines(stderr);
+            String message = "fastText " + what + " failed (exit " + exit + "): "
+                    + (exit == 137 ? "killed (SIGKILL: out of memory?)" : firstAndLastLines(stderr));
             // Training fails on the user's arguments ("Unknown argument: -dimm"); prediction failing is ours.
             throw what.equals("training") ? new IllegalArgumentException(message) : new IllegalStateException(message);
         }

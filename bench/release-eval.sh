@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# A model trained on the full LibreOffice corpus against the peers trained on the same windows
+# (issue 16's release acceptance): the model, fastText (tuned, trained on the same prepared
+# training windows) and Lingua 1.2.2 on the full corpus's test split and on all of UDHR, per
+# language; then the acceptance checks.
+#
+#   bench/release-eval.sh MODEL PREPARED [WORK]
+#     MODEL     a registry (its current version) or an artefact directory
+#     PREPARED  `langid prepare` of data/corpus/libreoffice (the model's and fastText's training data)
+#     WORK      reports and tables.md (default work/release-eval); reports already there are reused
+#
+# fastText's model is cached (~/.cache/langid/fasttext) by its training text: the first run trains
+# it on the 13.3M windows (about 35 minutes on 2 busy cores), later runs reuse it.
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+model="${1:?usage: bench/release-eval.sh MODEL PREPARED [WORK]}"
+prepared="${2:?usage: bench/release-eval.sh MODEL PREPARED [WORK]}"
+work="${3:-$home/work/release-eval}"
+mkdir -p "$work"
+"$home/bench/fasttext-install.sh"
+langid() { "$home/langid" "$@"; }
+
+udhr="$work/udhr"
+[ -f "$udhr/summary.json" ] || langid prepare -i "$home/data/sample/udhr" -o "$udhr" > "$work/udhr-prepare.log" 2>&1
+
+evaluate() {   # NAME OPTIONS...
+  local name="$1"; shift
+  if [ ! -f "$work/$name/report.json" ]; then
+    started=$(date +%s)
+    langid evaluate --model "$model" "$@" -o "$work/$name" > "$work/$name.log" 2>&1 \
+      || { tail -5 "$work/$name.log"; exit 1; }
+    echo "$name: $(( $(date +%s) - started )) s"
+  fi
+}
+evaluate test -i "$prepared" --peer lingua,fasttext
+evaluate udhr --windows "$udhr/windows" --sentences "$udhr/sentences" --peer lingua,fasttext --peer-training "$prepared"
+
+python3 - "$work" <<'EOF' | tee "$work/tables.md"
+import json, sys
+work = sys.argv[1]
+reports = {data: json.load(open(f"{work}/{data}/report.json")) for data in ("test", "udhr")}
+def by_name(report):
+    return {d["name"]: d for d in report["detectors"]}
+columns = [("model", "langid"), ("fastText tuned", "fasttext"), ("Lingua", "lingua-1.2.2")]
+accuracy = {}
+for data, title in (("test", "full corpus test split"), ("udhr", "UDHR (second genre)")):
+    detectors = by_name(reports[data])
+    languages = reports[data]["languages"]
+    for level in ("windows", "sentences"):
+        count = detectors["langid"][level]["count"]
+        print(f"\n{title}, {level} ({count:,}):\n")
+        print("| language | " + " | ".join(c[0] for c in columns) + " |")
+        print("| --- |" + " --- |" * len(columns))
+        for i, language in enumerate(languages + ["all"]):
+            cells = []
+            for _, detector in columns:
+                scores = detectors.get(detector, {}).get(level)
+                if scores is None:
+                    cells.append("–")
+                    continue
+                value = scores["accuracy"] if language == "all" else scores["per_language"][i]["recall"]
+                accuracy[(data, level, detector, language)] = value
+                cells.append(f"{100 * value:.1f}%" if language != "all" else f"**{100 * value:.2f}%**")
+            print(f"| {'**all**' if language == 'all' else language} | " + " | ".join(cells) + " |")
+print(f"\nmodel: {reports['test']['model'].get('version', reports['test']['model'])}")
+fasttext = by_name(reports["test"]).get("fasttext")
+if fasttext:
+    t = fasttext["trained"]
+    print(f"fastText: `{t['arguments']}`, {t['count']:,} training windows, trained in {t['seconds']:.0f} s"
+          f" ({t['threads']} threads{', cached' if t['cached'] else ''})")
+
+def a(data, level, detector, language="all"):
+    return accuracy.get((data, level, detector, language))
+if a("test", "windows", "fasttext") is None:
+    print("\nacceptance: not checked (no fastText)")
+    sys.exit(0)
+checks = [
+    ("UDHR windows ahead of fastText by >= 1.0 point",
+     a("udhr", "windows", "langid") - a("udhr", "windows", "fasttext") >= 0.010),
+    ("test-split windows ahead of fastText", a("test", "windows", "langid") > a("test", "windows", "fasttext")),
+    ("test-split sentences at least equal", a("test", "sentences", "langid") >= a("test", "sentences", "fasttext")),
+    ("UDHR sentences at least equal", a("udhr", "sentences", "langid") >= a("udhr", "sentences", "fasttext")),
+]
+languages = reports["udhr"]["languages"]
+behind = [f"{l} {100 * (a('udhr', 'windows', 'langid', l) - a('udhr', 'windows', 'fasttext', l)):+.1f}"
+          for l in languages if a("udhr", "windows", "langid", l) < a("udhr", "windows", "fasttext", l) - 0.010]
+checks.append(("no language more than 1 point behind fastText on UDHR windows"
+               + (f" (behind: {', '.join(behind)})" if behind else ""), not behind))
+print("\nacceptance (issue 16, released model):")
+for text, passed in checks:
+    print(f"- [{'x' if passed else ' '}] {text}")
+EOF
