@@ -29,10 +29,10 @@ class ReleasedModelTest {
 
     private static final Path RELEASE = Path.of("..", "models");
     private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final double WINDOWS_THRESHOLD = 0.950;
-    private static final double SENTENCES_THRESHOLD = 0.995;
+    private static final double WINDOWS_THRESHOLD = 0.963;
+    private static final double SENTENCES_THRESHOLD = 0.997;
     private static final Path SECOND_GENRE = Path.of("..", "data", "sample", "udhr");
-    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.928;
+    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.938;
     private static final double SECOND_GENRE_SENTENCES_THRESHOLD = 0.994;
 
     @Test
@@ -41,7 +41,8 @@ class ReleasedModelTest {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
-        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9546, sentences 0.9974
+        // Measured (release 20261123T203819Z-c3c5dbc9, this test): windows 0.9682, sentences 0.9995
+        // (the release before it, 20261121T145907Z-3e6546bd: 0.9546 and 0.9974)
         // (deterministic for a given BLAS; Surefire's threading may move the last digit).
         assertTrue(windows >= WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
@@ -54,15 +55,15 @@ class ReleasedModelTest {
      */
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSecondGenre(@TempDir Path temp) {
-        // Measured (release 20261121T145907Z-3e6546bd, ./langid evaluate): windows 0.9339, sentences 1.0
-        // (557 of 557; 555 with capitals read as written); the thresholds allow three sentences and half a point of windows.
+        // Measured (release 20261123T203819Z-c3c5dbc9, this test): windows 0.9435, sentences 1.0 (557 of 557);
+        // the thresholds allow three sentences and half a point of windows.
         assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(SECOND_GENRE, temp, false), "UDHR (second genre)");
     }
 
     /**
      * Text in capitals, which the training corpus has almost none of: UDHR upper-cased. The
      * detector reads windows in capitals in lower case (CaseFolding); with them read as written
-     * this release scores 30.2% of windows and 41.5% of sentences here, Lingua 88.9% and 100%.
+     * the release before this one scored 30.2% of windows and 41.5% of sentences here, Lingua 88.9% and 100%.
      */
     @Test
     void theReleasedModelReadsTextInCapitals(@TempDir Path temp) throws IOException {
@@ -72,7 +73,7 @@ class ReleasedModelTest {
                 Files.writeString(capitals.resolve(file.getFileName()), Files.readString(file).toUpperCase(Locale.ROOT));
             }
         }
-        // Measured (./langid evaluate on the upper-cased UDHR): windows 0.9314, sentences 1.0.
+        // Measured (release 20261123T203819Z-c3c5dbc9, this test): windows 0.9410, sentences 1.0.
         assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(capitals, temp, false), "UDHR in capitals");
     }
 
