@@ -43,7 +43,7 @@ class OnnxParityTest {
         assertTrue(rows > 50_000, "the test split has " + rows + " windows");
 
         long started = System.nanoTime();
-        float[] expected = sameDiffProbabilities(release.newGraph(), symbols, rows, config.window);
+        float[] expected = sameDiffProbabilities(release.newGraph(), config, symbols, rows);
         long sameDiffDone = System.nanoTime();
         byte[] onnx = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion());
         float[] actual;
@@ -62,7 +62,7 @@ class OnnxParityTest {
         ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
         int[] symbols = withPaddedWindows(randomSymbols(4096, config.window, 3), config.window);
         int rows = symbols.length / config.window;
-        float[] expected = sameDiffProbabilities(artefact.newGraph(), symbols, rows, config.window);
+        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
                 OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
             assertClose(expected, classifier.probabilities(symbols, rows), config.classes());
@@ -122,13 +122,10 @@ class OnnxParityTest {
         return symbols;
     }
 
-    /** In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes. */
-    private static float[] sameDiffProbabilities(SameDiff graph, int[] symbols, int rows, int t) {
-        ModelConfig config = new ModelConfig();
-        config.window = t;
-        return sameDiffProbabilities(graph, config, symbols, rows);
-    }
-
+    /**
+     * In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes.
+     * The model's own config, so that an n-gram model gets its n-gram input.
+     */
     private static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
         int t = config.window;
         float[] all = null;
