@@ -71,6 +71,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         /** Steps over which the rate decays after warm-up; 0: the trainer sets it to the run's total steps. */
         public long decaySteps = 0;
         public double minLearningRate = 1e-4;
+        /**
+         * How Adam updates the n-gram table: {@code dense} (every row, every step, as every other
+         * parameter) or {@code lazy} (only the rows the minibatch selected: the others keep their
+         * values and moments, as TensorFlow's LazyAdam; cost grows with the batch, not the table).
+         */
+        public String ngramUpdates = "dense";
     }
 
     /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
@@ -169,6 +175,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (!List.of("none", "linear", "cosine").contains(optimizer.decay)) {
             problems.add("optimizer.decay '" + optimizer.decay + "' is not one of none, linear, cosine");
+        }
+        if (!List.of("dense", "lazy").contains(optimizer.ngramUpdates)) {
+            problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy");
         }
         if (optimizer.warmupSteps < 0 || optimizer.decaySteps < 0) {
             problems.add("optimizer.warmup_steps and decay_steps must be 0 or more");

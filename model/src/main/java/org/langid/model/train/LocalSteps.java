@@ -36,6 +36,8 @@ public final class LocalSteps {
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
     private INDArray secondMoment;
+    /** The n-gram table rows the last minibatch selected (lazy updates touch only these). */
+    private int[] lastNgramRows;
 
     /**
      * @param totalSteps the run's planned number of steps, for a decay schedule whose decay_steps is 0
@@ -103,13 +105,53 @@ public final class LocalSteps {
     public double step(INDArray windows, INDArray labels) {
         double loss = computeGradient(windows, labels);
         double rate = schedule.at(state.step);
-        // In place: gradient becomes the update, the moments advance.
-        Nd4j.exec(new AdamUpdater(gradient, secondMoment, firstMoment, rate,
-                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
-        state.parameters.subi(gradient);
+        if (config.ngrams() && "lazy".equals(config.optimizer.ngramUpdates)) {
+            long tableStart = graph.layout().size() - (long) config.ngramBuckets * config.dModel;
+            adam(NDArrayIndex.interval(0, tableStart), rate);
+            adamOnTableRows(tableStart, lastNgramRows, rate);
+        } else {
+            adam(null, rate);
+        }
         state.step++;
         pushParameters();
         return loss;
+    }
+
+    /**
+     * Adam on a range of the flat vector (null: all of it), in place: the gradient becomes the
+     * update, the moments advance.
+     */
+    private void adam(org.nd4j.linalg.indexing.INDArrayIndex range, double rate) {
+        INDArray update = range == null ? gradient : gradient.get(range);
+        Nd4j.exec(new AdamUpdater(update, range == null ? secondMoment : secondMoment.get(range),
+                range == null ? firstMoment : firstMoment.get(range), rate,
+                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+        (range == null ? state.parameters : state.parameters.get(range)).subi(update);
+    }
+
+    /** Adam on the n-gram table's rows {@code rows} only (lazy updates); the other rows and their moments stay. */
+    private void adamOnTableRows(long tableStart, int[] rows, double rate) {
+        if (rows == null || rows.length == 0) {
+            return;
+        }
+        long n = state.parameters.length();
+        int d = config.dModel;
+        INDArray[] tables = {
+                gradient.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
+                secondMoment.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
+                firstMoment.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
+                state.parameters.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d)};
+        INDArray[] selected = new INDArray[tables.length];                                                     // each (u, d)
+        for (int i = 0; i < tables.length; i++) {
+            selected[i] = Nd4j.pullRows(tables[i], 1, rows);
+        }
+        Nd4j.exec(new AdamUpdater(selected[0], selected[1], selected[2], rate,
+                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+        selected[3].subi(selected[0]);
+        INDArray indices = Nd4j.createFromArray(rows);
+        for (int i = 1; i < tables.length; i++) {
+            Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tables[i], indices, selected[i], 1);
+        }
     }
 
     /** The flat gradient the last {@link #computeGradient} left (Adam then turns it into the update). */
@@ -147,6 +189,7 @@ public final class LocalSteps {
                     config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE));
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();
+            lastNgramRows = ngramRows;
             double[] summed = lookup.summed();                                                             // (B·T, d)
             if (config.dropout > 0) {
                 ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.dModel, config.dropout)

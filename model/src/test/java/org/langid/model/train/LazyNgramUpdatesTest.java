@@ -1,0 +1,116 @@
+package org.langid.model.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.langid.model.graph.CharacterNgrams;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * {@code optimizer.ngram_updates: lazy}: Adam touches only the n-gram table rows the minibatch
+ * selected. Everything else is exactly the dense update; rows a step did not select keep their
+ * values and both moments, where dense Adam's momentum keeps moving them.
+ */
+class LazyNgramUpdatesTest {
+
+    private static ModelConfig config(String updates) {
+        ModelConfig config = new ModelConfig();
+        config.window = 5;
+        config.dModel = 4;
+        config.heads = 2;
+        config.layers = 1;
+        config.ffn = 4;
+        config.languages = java.util.List.of("en", "de", "fr");
+        config.ngramBuckets = 64;
+        config.ngramMaxOrder = 3;
+        config.optimizer.warmupSteps = 0;
+        config.optimizer.ngramUpdates = updates;
+        return config;
+    }
+
+    private static final int[][] FIRST = {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}};
+    private static final int[][] SECOND = {{40, 41, 42, 43, 44}, {50, 51, 52, 53, 54}};
+
+    @Test
+    void onlyTheSelectedRowsMoveAndEverythingElseIsDenseAdam() {
+        ModelConfig lazyConfig = config("lazy");
+        ParameterLayout layout = ParameterLayout.of(lazyConfig);
+        INDArray initial = layout.initialise(5, DataType.DOUBLE);
+        TrainingState dense = TrainingState.start(initial.dup());
+        TrainingState lazy = TrainingState.start(initial.dup());
+        LocalSteps denseSteps = new LocalSteps(config("dense"), dense, 10);
+        LocalSteps lazySteps = new LocalSteps(lazyConfig, lazy, 10);
+        long tableStart = layout.size() - (long) lazyConfig.ngramBuckets * lazyConfig.dModel;
+        int d = lazyConfig.dModel;
+
+        INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
+        denseSteps.step(windows(FIRST), labels);
+        lazySteps.step(windows(FIRST), labels);
+        // First step: moments start at zero, so unselected rows stay in both and the two agree everywhere.
+        assertArrayEquals(dense.parameters.toDoubleVector(), lazy.parameters.toDoubleVector(), 1e-12);
+        assertArrayEquals(dense.updaterState.toDoubleVector(), lazy.updaterState.toDoubleVector(), 1e-12);
+        assertFalse(Arrays.equals(initial.toDoubleVector(), lazy.parameters.toDoubleVector()), "the step changed something");
+
+        double[] lazyAfterFirst = lazy.parameters.toDoubleVector();
+        double[] lazyMomentsAfterFirst = lazy.updaterState.toDoubleVector();
+        double[] denseAfterFirst = dense.parameters.toDoubleVector();
+        denseSteps.step(windows(SECOND), labels);
+        lazySteps.step(windows(SECOND), labels);
+
+        Set<Integer> first = rows(FIRST, lazyConfig, lazy);
+        Set<Integer> second = rows(SECOND, lazyConfig, lazy);
+        Set<Integer> onlyFirst = first.stream().filter(r -> !second.contains(r)).collect(Collectors.toSet());
+        assertFalse(onlyFirst.isEmpty(), "the batches select different rows");
+        double[] lazyNow = lazy.parameters.toDoubleVector();
+        double[] lazyMoments = lazy.updaterState.toDoubleVector();
+        double[] denseNow = dense.parameters.toDoubleVector();
+        long n = layout.size();
+        for (int row : onlyFirst) {
+            for (int j = 0; j < d; j++) {
+                int i = (int) (tableStart + (long) row * d + j);
+                assertEquals(lazyAfterFirst[i], lazyNow[i], 0.0, "lazy: row " + row + " was not selected, so it stays");
+                assertEquals(lazyMomentsAfterFirst[i], lazyMoments[i], 0.0, "lazy: its first moment stays");
+                assertEquals(lazyMomentsAfterFirst[(int) n + i], lazyMoments[(int) n + i], 0.0, "lazy: its second moment stays");
+            }
+        }
+        boolean denseMovedThem = onlyFirst.stream().anyMatch(row -> {
+            int i = (int) (tableStart + (long) row * d);
+            return denseNow[i] != denseAfterFirst[i];
+        });
+        assertTrue(denseMovedThem, "dense Adam's momentum moves rows the step did not select");
+        for (int row : second) {
+            int i = (int) (tableStart + (long) row * d);
+            assertTrue(lazyNow[i] != lazyAfterFirst[i], "lazy: selected row " + row + " is updated");
+        }
+        assertEquals(2, lazy.step);
+    }
+
+    @Test
+    void anUnknownUpdateModeIsAClearConfigurationError() {
+        ModelConfig config = config("sparse");
+        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
+        assertTrue(error.getMessage().contains("optimizer.ngram_updates 'sparse' is not one of dense, lazy"), error.getMessage());
+    }
+
+    private static INDArray windows(int[][] rows) {
+        return Nd4j.createFromArray(rows);
+    }
+
+    private static Set<Integer> rows(int[][] windows, ModelConfig config, TrainingState state) {
+        int[] symbols = Arrays.stream(windows).flatMapToInt(Arrays::stream).toArray();
+        INDArray table = ParameterLayout.of(config).views(state.parameters).get(LanguageIdGraph.NGRAM_TABLE);
+        return Arrays.stream(CharacterNgrams.lookup(symbols, windows.length, config.window, config.ngramMaxOrder, table).tableRows())
+                .boxed().collect(Collectors.toSet());
+    }
+}
