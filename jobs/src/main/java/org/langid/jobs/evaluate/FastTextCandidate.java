@@ -257,10 +257,11 @@ public final class FastTextCandidate implements Candidate {
      */
     private int[] predict(int count, IntFunction<String> text) {
         int[] predicted = new int[count];
-        int processes = predictProcesses(threads, modelBytes(), availableMemoryBytes());
+        long modelBytes = modelBytes();
+        int processes = predictProcesses(threads, modelBytes, availableMemoryBytes());
         if (processes < threads) {
             LOG.info("fasttext: {} prediction process(es) instead of {}: memory available for about {} of {} MB each",
-                    processes, threads, processes, PREDICT_MEMORY_PER_MODEL_BYTE * modelBytes() >> 20);
+                    processes, threads, processes, PREDICT_MEMORY_PER_MODEL_BYTE * modelBytes >> 20);
         }
         int share = Math.max(1, (count + processes - 1) / processes);
         Chunks.run(count, share, processes, (from, to) -> predictChunk(text, from, to, predicted));

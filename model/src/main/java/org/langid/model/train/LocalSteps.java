@@ -36,6 +36,9 @@ public final class LocalSteps {
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
     private INDArray secondMoment;
+    /** The n-gram table's part of each moment, (buckets, d) views (lazy updates gather rows from them). */
+    private INDArray firstMomentTable;
+    private INDArray secondMomentTable;
     /** The n-gram table rows the last minibatch selected (lazy updates touch only these). */
     private int[] lastNgramRows;
 
@@ -73,6 +76,10 @@ public final class LocalSteps {
         long n = state.parameters.length();
         this.firstMoment = state.updaterState.get(NDArrayIndex.interval(0, n));
         this.secondMoment = state.updaterState.get(NDArrayIndex.interval(n, 2 * n));
+        if (config.ngrams()) {
+            this.firstMomentTable = graph.layout().views(firstMoment).get(LanguageIdGraph.NGRAM_TABLE);
+            this.secondMomentTable = graph.layout().views(secondMoment).get(LanguageIdGraph.NGRAM_TABLE);
+        }
         pushParameters();
     }
 
@@ -106,9 +113,9 @@ public final class LocalSteps {
         double loss = computeGradient(windows, labels);
         double rate = schedule.at(state.step);
         if (config.ngrams() && "lazy".equals(config.optimizer.ngramUpdates)) {
-            long tableStart = graph.layout().size() - (long) config.ngramBuckets * config.dModel;
-            adam(NDArrayIndex.interval(0, tableStart), rate);
-            adamOnTableRows(tableStart, lastNgramRows, rate);
+            // The table is last in the layout: everything before it is updated densely.
+            adam(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
+            adamOnTableRows(lastNgramRows, rate);
         } else {
             adam(null, rate);
         }
@@ -130,17 +137,12 @@ public final class LocalSteps {
     }
 
     /** Adam on the n-gram table's rows {@code rows} only (lazy updates); the other rows and their moments stay. */
-    private void adamOnTableRows(long tableStart, int[] rows, double rate) {
+    private void adamOnTableRows(int[] rows, double rate) {
         if (rows == null || rows.length == 0) {
             return;
         }
-        long n = state.parameters.length();
-        int d = config.dModel;
-        INDArray[] tables = {
-                gradient.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
-                secondMoment.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
-                firstMoment.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d),
-                state.parameters.get(NDArrayIndex.interval(tableStart, n)).reshape(config.ngramBuckets, d)};
+        INDArray[] tables = {gradientViews.get(LanguageIdGraph.NGRAM_TABLE), secondMomentTable, firstMomentTable,
+                parameterViews.get(LanguageIdGraph.NGRAM_TABLE)};                                               // each (buckets, d)
         INDArray[] selected = new INDArray[tables.length];                                                     // each (u, d)
         for (int i = 0; i < tables.length; i++) {
             selected[i] = Nd4j.pullRows(tables[i], 1, rows);
