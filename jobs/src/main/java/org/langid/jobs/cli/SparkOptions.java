@@ -34,6 +34,9 @@ public final class SparkOptions {
         // that a cluster manager launches get the setting here, whoever submitted the job.
         conf.setIfMissing("spark.executorEnv.OMP_NUM_THREADS", "1");
         conf.setIfMissing("spark.executorEnv.OMP_WAIT_POLICY", "PASSIVE");
+        // The large broadcasts are training states, float noise that LZ4 barely shrinks: compressing
+        // a 65,536-bucket model's 50 MB every averaging round cost the driver tens of ms a round.
+        conf.setIfMissing("spark.broadcast.compress", "false");
         for (String setting : sparkConf) {
             int eq = setting.indexOf('=');
             if (eq <= 0) {

@@ -21,18 +21,36 @@ import org.nd4j.linalg.factory.Nd4j;
 public final class AveragingRound {
 
     /** What the driver broadcasts each round. */
-    record Input(float[] parameters, float[] updaterState, long step, int epoch, int roundInEpoch,
+    record Input(PackedFloats parameters, PackedFloats updaterState, long step, int epoch, int roundInEpoch,
                  int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps, double caseAugmentation,
                  long simulatedStepNanos)
             implements Serializable {
+
+        static Input of(TrainingState state, int roundInEpoch, int averagingFrequency, int stepsThisRound, int batchSize,
+                        long plannedSteps, double caseAugmentation, long simulatedStepNanos) {
+            return new Input(new PackedFloats(state.parameters.toFloatVector()), new PackedFloats(state.updaterState.toFloatVector()),
+                    state.step, state.epoch, roundInEpoch, averagingFrequency, stepsThisRound, batchSize, plannedSteps,
+                    caseAugmentation, simulatedStepNanos);
+        }
+
+        /** The broadcast state as the worker's own arrays. */
+        TrainingState state() {
+            return new TrainingState(Nd4j.createFromArray(parameters.values()), Nd4j.createFromArray(updaterState.values()), step, epoch);
+        }
     }
 
     /** A worker's contribution, or the sum of several. */
-    public record Sum(float[] parameters, float[] updaterState, double lossSum, long steps, long samples, int workers)
+    public record Sum(PackedFloats parameters, PackedFloats updaterState, double lossSum, long steps, long samples, int workers)
             implements Serializable {
 
         /** The identity of {@link #add}: no workers yet. */
         static final Sum NONE = new Sum(null, null, 0, 0, 0, 0);
+
+        /** One worker's state after its steps. */
+        static Sum of(TrainingState state, double lossSum, long steps, long samples) {
+            return new Sum(new PackedFloats(state.parameters.toFloatVector()), new PackedFloats(state.updaterState.toFloatVector()),
+                    lossSum, steps, samples, 1);
+        }
 
         static Sum add(Sum a, Sum b) {
             if (a.workers == 0) {
@@ -41,15 +59,17 @@ public final class AveragingRound {
             if (b.workers == 0) {
                 return a;
             }
-            float[] p = a.parameters.clone();
-            float[] u = a.updaterState.clone();
-            for (int i = 0; i < p.length; i++) {
-                p[i] += b.parameters[i];
+            return new Sum(plus(a.parameters, b.parameters), plus(a.updaterState, b.updaterState),
+                    a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers);
+        }
+
+        private static PackedFloats plus(PackedFloats a, PackedFloats b) {
+            float[] sum = a.values().clone();
+            float[] other = b.values();
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += other[i];
             }
-            for (int i = 0; i < u.length; i++) {
-                u[i] += b.updaterState[i];
-            }
-            return new Sum(p, u, a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers);
+            return new PackedFloats(sum);
         }
     }
 
@@ -101,8 +121,7 @@ public final class AveragingRound {
         }
         NativeThreads.limit(nativeThreads);
         GpuBinding.bindCurrentTask();
-        TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
-                input.step(), input.epoch());
+        TrainingState state = input.state();
         // Each worker draws its own windows to change, as it has its own visiting order.
         CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker());
         LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation);
@@ -122,7 +141,7 @@ public final class AveragingRound {
             taken++;
             samples += to - from;
         }
-        return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), lossSum, taken, samples, 1)).iterator();
+        return List.of(Sum.of(state, lossSum, taken, samples)).iterator();
     }
 
     /**
@@ -131,8 +150,7 @@ public final class AveragingRound {
      * (broadcast, task, arrays in and out, treeAggregate) is the real thing.
      */
     private static Iterator<Sum> simulated(Input input) {
-        TrainingState state = new TrainingState(Nd4j.createFromArray(input.parameters()), Nd4j.createFromArray(input.updaterState()),
-                input.step(), input.epoch());
+        TrainingState state = input.state();
         long started = System.nanoTime();
         for (int k = 1; k <= input.stepsThisRound(); k++) {
             long due = started + k * input.simulatedStepNanos();
@@ -140,8 +158,7 @@ public final class AveragingRound {
                 java.util.concurrent.locks.LockSupport.parkNanos(left);
             }
         }
-        return List.of(new Sum(state.parameters.toFloatVector(), state.updaterState.toFloatVector(), 0,
-                input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize(), 1)).iterator();
+        return List.of(Sum.of(state, 0, input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize())).iterator();
     }
 
     private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {

@@ -196,9 +196,8 @@ public final class AveragingTrainer {
      */
     public AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
                                     int steps, long plannedSteps) {
-        AveragingRound.Input input = new AveragingRound.Input(state.parameters.toFloatVector(), state.updaterState.toFloatVector(),
-                state.step, state.epoch, round, train.averagingFrequency, steps, train.batchSize, plannedSteps,
-                train.caseAugmentation, simulatedStepNanos);
+        AveragingRound.Input input = AveragingRound.Input.of(state, round, train.averagingFrequency, steps, train.batchSize,
+                plannedSteps, train.caseAugmentation, simulatedStepNanos);
         Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;
@@ -207,8 +206,8 @@ public final class AveragingTrainer {
             AveragingRound.Sum sum = shards
                     .mapPartitions(it -> AveragingRound.run(it, broadcast.value(), modelConfig, nativeThreads))
                     .treeAggregate(AveragingRound.Sum.NONE, AveragingRound.Sum::add, AveragingRound.Sum::add, 2);
-            float[] parameters = sum.parameters();
-            float[] updater = sum.updaterState();
+            float[] parameters = sum.parameters().values();
+            float[] updater = sum.updaterState().values();
             for (int i = 0; i < parameters.length; i++) {
                 parameters[i] /= sum.workers();
             }
