@@ -118,7 +118,7 @@ public final class RetrainJob {
         LOG.info(startReason);
         String trained = s.workDir() + "/model";
         if ("spark".equals(s.trainer())) {
-            TrainJob.runSpark(spark, prepared, trained, model, s.train(), s.workers(), start, false);
+            TrainJob.runSpark(spark, prepared, trained, model, s.train(), s.workers(), start, -1);
         } else if (start != null) {
             TrainJob.runLocal(spark, prepared, trained, model, s.train(), start);
         } else {

@@ -12,7 +12,9 @@ import org.langid.model.train.LocalTrainer;
 /**
  * The training metrics log, {@code metrics.jsonl}: one JSON line per averaging round and one per
  * epoch (data-schemas/metrics-record.schema.json). Object stores cannot append, so the file is
- * rewritten whole (atomically) at each epoch end; a resumed run keeps the earlier lines.
+ * rewritten whole (atomically) at each epoch end and at each checkpoint within an epoch; a run
+ * resumed from a checkpoint keeps the lines up to the checkpoint's step (the rounds after it are
+ * taken again), so a run spread over several sessions has one unbroken record.
  */
 final class MetricsLog {
 
@@ -24,20 +26,48 @@ final class MetricsLog {
     private final List<String> lines = new ArrayList<>();
     private final long started = System.nanoTime();
 
-    MetricsLog(String file, Configuration hadoop, boolean keepExisting) {
+    /** A new log (an existing file is replaced at the first write). */
+    MetricsLog(String file, Configuration hadoop) {
+        this(file, hadoop, -1);
+    }
+
+    /**
+     * @param keepThroughStep keep the existing file's lines whose step is at most this (a resumed
+     *                        run: its checkpoint's step); -1 keeps none
+     */
+    MetricsLog(String file, Configuration hadoop, long keepThroughStep) {
         this.file = file;
         this.hadoop = hadoop;
-        if (keepExisting && HadoopFiles.exists(file, hadoop)) {
-            HadoopFiles.readString(file, hadoop).lines().filter(l -> !l.isBlank()).forEach(lines::add);
+        if (keepThroughStep >= 0 && HadoopFiles.exists(file, hadoop)) {
+            for (String line : HadoopFiles.readString(file, hadoop).lines().filter(l -> !l.isBlank()).toList()) {
+                try {
+                    if (JSON.readTree(line).path("step").asLong() <= keepThroughStep) {
+                        lines.add(line);
+                    }
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    throw new IllegalArgumentException(file + " has a line that is not JSON: " + e.getOriginalMessage());
+                }
+            }
         }
     }
 
     void round(int epoch, int round, long step, double loss, double samplesPerSecond) {
+        add(roundLine(epoch, round, step, loss, samplesPerSecond));
+    }
+
+    /** A Spark round, with its own duration. */
+    void round(int epoch, int round, long step, double loss, long samples, double seconds) {
+        ObjectNode line = roundLine(epoch, round, step, loss, samples / seconds);
+        line.put("seconds", seconds);
+        add(line);
+    }
+
+    private ObjectNode roundLine(int epoch, int round, long step, double loss, double samplesPerSecond) {
         ObjectNode line = line("round", epoch + 1, step);
         line.put("round", round + 1);
         line.put("loss", loss);
         line.put("samples_per_second", samplesPerSecond);
-        add(line);
+        return line;
     }
 
     void epoch(LocalTrainer.EpochResult epoch) {
@@ -47,6 +77,11 @@ final class MetricsLog {
         line.put("validation_accuracy", epoch.validation().accuracy());
         line.put("validation_loss", epoch.validation().meanLoss());
         add(line);
+        write();
+    }
+
+    /** Writes every line so far (at a checkpoint: what a resumed run will keep). */
+    void write() {
         HadoopFiles.writeStringAtomically(file, String.join("\n", lines) + "\n", hadoop);
     }
 

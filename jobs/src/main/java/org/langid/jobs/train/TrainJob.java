@@ -50,7 +50,7 @@ public final class TrainJob {
         LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
         LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
-        MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, false);
+        MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop);
         LocalTrainer.Result result = new LocalTrainer(model, train).fit(start, training, validation, new LocalTrainer.Listener() {
             @Override
             public void progress(int epoch, int report, long step, double loss, double samplesPerSecond) {
@@ -80,12 +80,15 @@ public final class TrainJob {
                     .orElseThrow(() -> new IllegalArgumentException("--resume: no checkpoint under " + output + "/checkpoints"));
             LOG.info("resuming from the checkpoint at step {} ({} epoch(s) complete)", start.step, start.epoch);
         }
-        return runSpark(spark, prepared, output, model, train, workers, start, resume);
+        return runSpark(spark, prepared, output, model, train, workers, start, resume ? start.step : -1);
     }
 
-    /** As {@link #runSpark(SparkSession, String, String, ModelConfig, TrainConfig, int, boolean)}, from {@code start} (null: the seeded initialisation). */
+    /**
+     * As {@link #runSpark(SparkSession, String, String, ModelConfig, TrainConfig, int, boolean)}, from {@code start} (null: the
+     * seeded initialisation), keeping the metrics log's lines up to step {@code keepMetricsThroughStep} (-1: none).
+     */
     public static LocalTrainer.Result runSpark(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
-                                               int workers, TrainingState start, boolean keepMetrics) {
+                                               int workers, TrainingState start, long keepMetricsThroughStep) {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         Checkpoints checkpoints = new Checkpoints(output + "/checkpoints", hadoop);
         Checkpoints.Identity identity = identity(prepared, model, train, hadoop);
@@ -97,12 +100,12 @@ public final class TrainJob {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         AveragingTrainer.Validator validation = AveragingTrainer.distributed(jsc, validationShards, model, train.evaluationBatchSize);
         try {
-            MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, keepMetrics);
+            MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop, keepMetricsThroughStep);
             LocalTrainer.Result result = new AveragingTrainer(model, train)
                     .fit(jsc, shards, start, validation, new AveragingTrainer.Listener() {
                         @Override
                         public void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
-                            metrics.round(epoch, round, step, loss, samples / seconds);
+                            metrics.round(epoch, round, step, loss, samples, seconds);
                         }
 
                         @Override
@@ -116,6 +119,7 @@ public final class TrainJob {
                         @Override
                         public void withinEpoch(TrainingState state) {
                             checkpoints.writeWithinEpoch(state, identity);
+                            metrics.write();
                         }
                     });
             long windows = shards.map(WorkerShard::size).reduce(Integer::sum);
