@@ -41,41 +41,23 @@ evaluate release-udhr "$home/models" --windows "$udhr/windows" --sentences "$udh
 evaluate pipeline-test "$pipeline/registry" -i "$prepared"
 evaluate pipeline-udhr "$pipeline/registry" --windows "$udhr/windows" --sentences "$udhr/sentences"
 
-python3 - "$work" <<'EOF' | tee "$work/tables.md"
-import json, sys
+PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+import sys
+import report_tables as rt
 work = sys.argv[1]
 def load(name):
-    return json.load(open(f"{work}/{name}/report.json"))
-def by_name(report):
-    return {d["name"]: d for d in report["detectors"]}
-columns = [("released", "release", "langid"), ("pipeline", "pipeline", "langid"),
-           ("fastText tuned", "release", "fasttext"), ("fastText baseline", "release", "fasttext-baseline"),
-           ("Lingua", "release", "lingua-1.2.2")]
+    return rt.load(f"{work}/{name}/report.json")
 for data, title in (("test", "sample test split"), ("udhr", "UDHR (second genre)")):
-    reports = {source: by_name(load(f"{source}-{data}")) for source in ("release", "pipeline")}
-    languages = load(f"release-{data}")["languages"]
+    release, pipeline = rt.by_name(load(f"release-{data}")), rt.by_name(load(f"pipeline-{data}"))
+    columns = [("released", release, "langid"), ("pipeline", pipeline, "langid"), ("fastText tuned", release, "fasttext"),
+               ("fastText baseline", release, "fasttext-baseline"), ("Lingua", release, "lingua-1.2.2")]
     for level in ("windows", "sentences"):
-        count = reports["release"]["langid"][level]["count"]
-        print(f"\n{title}, {level} ({count:,}):\n")
-        print("| language | " + " | ".join(c[0] for c in columns) + " |")
-        print("| --- |" + " --- |" * len(columns))
-        for i, language in enumerate(languages + ["all"]):
-            cells = []
-            for _, source, detector in columns:
-                scores = reports[source].get(detector, {}).get(level)
-                if scores is None:
-                    cells.append("–")
-                    continue
-                value = scores["accuracy"] if language == "all" else scores["per_language"][i]["recall"]
-                cells.append(f"{100 * value:.1f}%" if language != "all" else f"**{100 * value:.2f}%**")
-            print(f"| {'**all**' if language == 'all' else language} | " + " | ".join(cells) + " |")
-fasttext = by_name(load("release-test"))
+        rt.table(title, level, load(f"release-{data}")["languages"], columns)
+fasttext = rt.by_name(load("release-test"))
 print()
 for name in ("fasttext", "fasttext-baseline"):
     if name in fasttext:
-        t = fasttext[name]["trained"]
-        print(f"- {name}: `{t['arguments']}`, text {t.get('text', 'words')}, {t['count']:,} training windows, trained in {t['seconds']:.0f} s"
-              f" ({t['threads']} threads{', cached' if t['cached'] else ''})")
+        print(f"- {name}: {rt.fasttext_line(fasttext[name])}")
 missing = load("release-test").get("unavailable", [])
 for peer in missing:
     print(f"- not evaluated: {peer['name']} ({peer['reason']})")

@@ -35,39 +35,22 @@ evaluate() {   # NAME OPTIONS...
 evaluate test -i "$prepared" --peer lingua,fasttext
 evaluate udhr --windows "$udhr/windows" --sentences "$udhr/sentences" --peer lingua,fasttext --peer-training "$prepared"
 
-python3 - "$work" <<'EOF' | tee "$work/tables.md"
-import json, sys
+PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+import sys
+import report_tables as rt
 work = sys.argv[1]
-reports = {data: json.load(open(f"{work}/{data}/report.json")) for data in ("test", "udhr")}
-def by_name(report):
-    return {d["name"]: d for d in report["detectors"]}
-columns = [("model", "langid"), ("fastText tuned", "fasttext"), ("Lingua", "lingua-1.2.2")]
+reports = {data: rt.load(f"{work}/{data}/report.json") for data in ("test", "udhr")}
 accuracy = {}
 for data, title in (("test", "full corpus test split"), ("udhr", "UDHR (second genre)")):
-    detectors = by_name(reports[data])
-    languages = reports[data]["languages"]
+    detectors = rt.by_name(reports[data])
+    columns = [("model", detectors, "langid"), ("fastText tuned", detectors, "fasttext"), ("Lingua", detectors, "lingua-1.2.2")]
     for level in ("windows", "sentences"):
-        count = detectors["langid"][level]["count"]
-        print(f"\n{title}, {level} ({count:,}):\n")
-        print("| language | " + " | ".join(c[0] for c in columns) + " |")
-        print("| --- |" + " --- |" * len(columns))
-        for i, language in enumerate(languages + ["all"]):
-            cells = []
-            for _, detector in columns:
-                scores = detectors.get(detector, {}).get(level)
-                if scores is None:
-                    cells.append("–")
-                    continue
-                value = scores["accuracy"] if language == "all" else scores["per_language"][i]["recall"]
-                accuracy[(data, level, detector, language)] = value
-                cells.append(f"{100 * value:.1f}%" if language != "all" else f"**{100 * value:.2f}%**")
-            print(f"| {'**all**' if language == 'all' else language} | " + " | ".join(cells) + " |")
+        for (header, language), value in rt.table(title, level, reports[data]["languages"], columns).items():
+            accuracy[(data, level, {c[0]: c[2] for c in columns}[header], language)] = value
 print(f"\nmodel: {reports['test']['model'].get('version', reports['test']['model'])}")
-fasttext = by_name(reports["test"]).get("fasttext")
+fasttext = rt.by_name(reports["test"]).get("fasttext")
 if fasttext:
-    t = fasttext["trained"]
-    print(f"fastText: `{t['arguments']}`, {t['count']:,} training windows, trained in {t['seconds']:.0f} s"
-          f" ({t['threads']} threads{', cached' if t['cached'] else ''})")
+    print(f"fastText: {rt.fasttext_line(fasttext)}")
 
 def a(data, level, detector, language="all"):
     return accuracy.get((data, level, detector, language))
