@@ -161,7 +161,7 @@ public final class AveragingRound {
         return List.of(Sum.of(state, 0, input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize())).iterator();
     }
 
-    private static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
+    static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
         // Not keyed on the augmentation: its seed differs per worker, and an executor thread runs
         // whichever worker's task comes next; a graph rebuilt per task would cost a second each.
         String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;

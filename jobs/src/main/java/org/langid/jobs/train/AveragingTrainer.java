@@ -73,16 +73,23 @@ public final class AveragingTrainer {
     private final ModelConfig model;
     private final TrainConfig train;
     private final long simulatedStepNanos;
+    private final boolean residentRounds;
 
     public AveragingTrainer(ModelConfig model, TrainConfig train) {
-        this(model, train, 0);
+        this(model, train, 0, true);
     }
 
-    private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos) {
+    private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos, boolean residentRounds) {
         this.model = model.validated();
         this.train = train;
         this.simulatedStepNanos = simulatedStepNanos;
+        this.residentRounds = residentRounds;
         train.requireValid();
+    }
+
+    /** Tests: a trainer that broadcasts and collects the full state every round, whatever the model. */
+    AveragingTrainer exchangingFullState() {
+        return new AveragingTrainer(model, train, simulatedStepNanos, false);
     }
 
     /**
@@ -93,7 +100,7 @@ public final class AveragingTrainer {
         if (!(stepSeconds > 0)) {
             throw new IllegalArgumentException("a simulated step takes a positive time, not " + stepSeconds);
         }
-        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9));
+        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9), residentRounds);
     }
 
     /** The round of its epoch that {@code state} starts: 0, or the one after a checkpoint made within the epoch. */
@@ -143,6 +150,8 @@ public final class AveragingTrainer {
         long lastLog = System.nanoTime();
         long lastCheckpoint = System.nanoTime();
         int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
+        // Lazy table updates change only the rows a minibatch selected: rounds then move only those.
+        Resident resident = residentRounds && simulatedStepNanos == 0 && model.ngrams() && "lazy".equals(model.optimizer.ngramUpdates) ? new Resident() : null;
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
@@ -151,7 +160,9 @@ public final class AveragingTrainer {
             for (int round = firstRound; round < roundsPerEpoch && state.step < plannedSteps; round++) {
                 long roundStarted = System.nanoTime();
                 int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
-                AveragingRound.Sum sum = round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
+                AveragingRound.Sum sum = resident != null
+                        ? resident.round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps)
+                        : round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
                 lossSum += sum.lossSum();
                 steps += sum.steps();
                 samples += sum.samples();
@@ -220,6 +231,64 @@ public final class AveragingTrainer {
             return sum;
         } finally {
             broadcast.destroy();
+        }
+    }
+
+    /**
+     * The rounds of one {@link #fit} by {@link ResidentRound}: the full state in the first round,
+     * then only what changed; workers without a current replica get the full state again.
+     */
+    private final class Resident {
+        private final long run = java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        private final ResidentRound.Split split = ResidentRound.Split.of(model);
+        private long version;
+        /** The change since the last round's start (null: send the full state). */
+        private ResidentRound.Dense dense;
+        private ResidentRound.Rows rows;
+
+        AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
+                                 int steps, long plannedSteps) {
+            spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
+            // The full state is packed only when it is sent: at a table of a million rows it is 800 MB.
+            java.util.function.Supplier<AveragingRound.Input> full = () -> AveragingRound.Input.of(state, round, train.averagingFrequency,
+                    steps, train.batchSize, plannedSteps, train.caseAugmentation, 0);
+            ResidentRound.Sum sum = dense == null
+                    ? job(spark, shards, new ResidentRound.Input(run, version, full.get(), null, null, null))
+                    : job(spark, shards, new ResidentRound.Input(run, version, new AveragingRound.Input(null, null, state.step, state.epoch,
+                            round, train.averagingFrequency, steps, train.batchSize, plannedSteps, train.caseAugmentation, 0), dense, rows, null));
+            if (sum.stale().length > 0) {
+                java.util.Set<Integer> stale = java.util.Arrays.stream(sum.stale()).boxed().collect(java.util.stream.Collectors.toSet());
+                LOG.info("round {}: workers {} hold no replica of the last round; sending them the full state", version, stale);
+                ResidentRound.Sum rerun = job(spark, shards, new ResidentRound.Input(run, version, full.get(), null, null, stale));
+                ResidentRound.Sum taken = new ResidentRound.Sum(sum.dense(), sum.rows(), sum.lossSum(), sum.steps(), sum.samples(),
+                        sum.workers(), new int[0]);
+                sum = ResidentRound.Sum.add(taken, rerun, split.width());
+            }
+            if (sum.workers() == 0 || sum.stale().length > 0) {
+                throw new IllegalStateException("round " + version + ": no worker could take it (stale: "
+                        + java.util.Arrays.toString(sum.stale()) + ")");
+            }
+            ResidentRound.average(state, sum, split);
+            state.step += sum.steps() / sum.workers();
+            dense = sum.dense();
+            rows = sum.rows();
+            version++;
+            return new AveragingRound.Sum(null, null, sum.lossSum(), sum.steps(), sum.samples(), sum.workers());
+        }
+
+        private ResidentRound.Sum job(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ResidentRound.Input input) {
+            Broadcast<ResidentRound.Input> broadcast = spark.broadcast(input);
+            ModelConfig modelConfig = model;
+            ResidentRound.Split layout = split;
+            int width = split.width();
+            int nativeThreads = train.nativeThreads;
+            try {
+                return shards.mapPartitions(it -> ResidentRound.run(it, broadcast.value(), modelConfig, layout, nativeThreads))
+                        .treeAggregate(ResidentRound.Sum.NONE, (a, b) -> ResidentRound.Sum.add(a, b, width),
+                                (a, b) -> ResidentRound.Sum.add(a, b, width), 2);
+            } finally {
+                broadcast.destroy();
+            }
         }
     }
 }

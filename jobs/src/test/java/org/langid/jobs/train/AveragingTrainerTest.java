@@ -297,6 +297,89 @@ class AveragingTrainerTest {
         assertEquals(4, state.step);
     }
 
+    /**
+     * A small model with an n-gram table whose rows Adam updates only where a minibatch selected
+     * them; large enough that a round's minibatches (at most 2 x 8 x 16 x 2 n-grams) leave most
+     * rows alone and change many in one worker only.
+     */
+    private static ModelConfig lazyNgramModel() {
+        ModelConfig config = model();
+        config.ngramBuckets = 4096;
+        config.ngramMaxOrder = 3;
+        config.optimizer.ngramUpdates = "lazy";
+        return config;
+    }
+
+    @Test
+    void withLazyTableUpdatesRoundsThatMoveOnlyChangedRowsEndBitForBitWhereFullRoundsEnd() {
+        ModelConfig model = lazyNgramModel();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 8;
+        WorkerShard first = shard(0, 100, 1);
+        WorkerShard second = shard(1, 100, 2);
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(first, second), 2).cache();
+        LabelledWindows validation = first.windows(LANGUAGES);
+
+        TrainingState resident = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
+        TrainingState full = new AveragingTrainer(model, train).exchangingFullState().fit(spark, shards, start(model), validation).state();
+
+        assertEquals(8, resident.step);
+        assertArrayEquals(full.parameters.toFloatVector(), resident.parameters.toFloatVector(), 0f);
+        assertArrayEquals(full.updaterState.toFloatVector(), resident.updaterState.toFloatVector(), 0f);
+        assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
+    }
+
+    @Test
+    void aWorkerWithoutAReplicaOfTheLastRoundGetsTheFullStateAndTheRunEndsAsAnUndisturbedOne() {
+        ModelConfig model = lazyNgramModel();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 8;
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
+        LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
+        TrainingState undisturbed = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
+
+        java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
+        AveragingRound.beforeRoundForTests = (worker, step) -> {
+            if (step == 4 && dropped.getAndIncrement() == 0) {
+                ResidentRound.dropReplicasForTests();                 // as if the executor had been replaced
+            }
+        };
+        TrainingState disturbed;
+        try {
+            disturbed = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
+
+        assertTrue(dropped.get() >= 3, "the round at step 4 ran (2 tasks), then again for the workers without a replica: " + dropped.get());
+        assertEquals(undisturbed.step, disturbed.step);
+        assertArrayEquals(undisturbed.parameters.toFloatVector(), disturbed.parameters.toFloatVector(), 0f);
+        assertArrayEquals(undisturbed.updaterState.toFloatVector(), disturbed.updaterState.toFloatVector(), 0f);
+    }
+
+    @Test
+    void rowSetsAddAsAUnionWithTheValuesOfSharedRowsSummedAndTheirChangesCounted() {
+        ResidentRound.Rows a = new ResidentRound.Rows(new int[] {1, 3}, floats(1, 2, 3, 4), floats(10, 20, 30, 40), floats(5, 6, 7, 8),
+                new int[] {1, 1});
+        ResidentRound.Rows b = new ResidentRound.Rows(new int[] {3, 5}, floats(100, 200, 300, 400), floats(1, 1, 1, 1),
+                floats(2, 2, 2, 2), new int[] {1, 1});
+        ResidentRound.Rows sum = a.plus(b, 2);
+        assertArrayEquals(new int[] {1, 3, 5}, sum.rows());
+        assertArrayEquals(new float[] {1, 2, 103, 204, 300, 400}, sum.parameters().values());
+        assertArrayEquals(new float[] {10, 20, 31, 41, 1, 1}, sum.first().values());
+        assertArrayEquals(new float[] {5, 6, 9, 10, 2, 2}, sum.second().values());
+        assertArrayEquals(new int[] {1, 2, 1}, sum.changes());
+        assertArrayEquals(new int[] {1, 3, 5}, ResidentRound.Rows.NONE.plus(sum, 2).rows(), "no rows is the identity");
+    }
+
+    private static PackedFloats floats(float... values) {
+        return new PackedFloats(values);
+    }
+
     private static float[] mean(float[] a, float[] b) {
         float[] m = new float[a.length];
         for (int i = 0; i < a.length; i++) {

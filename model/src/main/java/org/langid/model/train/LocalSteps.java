@@ -112,7 +112,7 @@ public final class LocalSteps {
     public double step(INDArray windows, INDArray labels) {
         double loss = computeGradient(windows, labels);
         double rate = schedule.at(state.step);
-        if (config.ngrams() && "lazy".equals(config.optimizer.ngramUpdates)) {
+        if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
             adam(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
             adamOnTableRows(lastNgramRows, rate);
@@ -154,6 +154,19 @@ public final class LocalSteps {
         for (int i = 1; i < tables.length; i++) {
             Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tables[i], indices, selected[i], 1);
         }
+    }
+
+    /**
+     * Whether a step changes only the n-gram table rows its minibatch selected ({@link #lastTableRows()}),
+     * values and moments alike: lazy updates. Otherwise (dense Adam) every row moves every step.
+     */
+    public boolean changesOnlySelectedTableRows() {
+        return config.ngrams() && "lazy".equals(config.optimizer.ngramUpdates);
+    }
+
+    /** The distinct n-gram table rows the last step's minibatch selected (empty before the first step). */
+    public int[] lastTableRows() {
+        return lastNgramRows == null ? new int[0] : lastNgramRows;
     }
 
     /** The flat gradient the last {@link #computeGradient} left (Adam then turns it into the update). */

@@ -1,0 +1,304 @@
+package org.langid.jobs.train;
+
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.langid.model.train.CaseAugmentation;
+import org.langid.model.train.LocalSteps;
+import org.langid.model.train.NativeThreads;
+import org.langid.model.train.TrainingState;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * Parameter averaging that moves only what changed, for models whose n-gram table rows change
+ * only where a minibatch selected them ({@code model.optimizer.ngram_updates: lazy}). A table of
+ * a million rows is 256 MB of parameters and twice that of Adam moments: broadcast and collected
+ * whole every round, it would cost more than the steps.
+ *
+ * <p>Each executor keeps a replica of the training state per worker between rounds. The driver
+ * sends the full state once; after that a round's input is the change since the round before:
+ * the dense part (every parameter before the table, which the layout puts last, with both
+ * moments) and the table rows some worker changed. A worker returns its dense part and the rows
+ * it changed. A row no worker changed is the same everywhere, so the average is exact: with W
+ * workers, a row becomes (the sum of the changed copies + (W − changes) × its old value) / W —
+ * for two workers, bit for bit the mean that exchanging everything computes. A worker whose
+ * replica is missing or not at the previous round (a new executor, a retried task) answers
+ * "stale" without taking a step, and the driver sends it the full state.
+ */
+final class ResidentRound {
+
+    private ResidentRound() {
+    }
+
+    /** Where the table sits in the flat vectors. */
+    record Split(long tableOffset, long size, int buckets, int width) implements Serializable {
+
+        static Split of(ModelConfig model) {
+            ParameterLayout layout = ParameterLayout.of(model);
+            ParameterLayout.Param last = layout.params().get(layout.params().size() - 1);
+            if (!LanguageIdGraph.NGRAM_TABLE.equals(last.name())) {
+                throw new IllegalStateException("the n-gram table is not last in the parameter layout");
+            }
+            return new Split(last.offset(), layout.size(), Math.toIntExact(last.shape()[0]), Math.toIntExact(last.shape()[1]));
+        }
+
+        /** The dense part of {@code state}: its parameters before the table and their two moments. */
+        Dense dense(TrainingState state) {
+            return new Dense(copy(state.parameters, 0, tableOffset), copy(state.updaterState, 0, tableOffset),
+                    copy(state.updaterState, size, size + tableOffset));
+        }
+
+        /** Rows {@code rows} (sorted) of the table's parameters and moments in {@code state}. */
+        Rows rows(TrainingState state, int[] rows, int[] changes) {
+            return new Rows(rows, gather(table(state.parameters, 0), rows), gather(table(state.updaterState, 0), rows),
+                    gather(table(state.updaterState, size), rows), changes);
+        }
+
+        /** Overwrites the dense part and the given rows of {@code state}. */
+        void apply(TrainingState state, Dense dense, Rows rows) {
+            state.parameters.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.parameters().values()));
+            state.updaterState.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.first().values()));
+            state.updaterState.get(NDArrayIndex.interval(size, size + tableOffset)).assign(Nd4j.createFromArray(dense.second().values()));
+            if (rows.rows().length > 0) {
+                INDArray indices = Nd4j.createFromArray(rows.rows());
+                scatter(table(state.parameters, 0), indices, rows.parameters());
+                scatter(table(state.updaterState, 0), indices, rows.first());
+                scatter(table(state.updaterState, size), indices, rows.second());
+            }
+        }
+
+        /** The table's (buckets, width) view in a flat vector whose copy of the parameters starts at {@code start}. */
+        private INDArray table(INDArray flat, long start) {
+            return flat.get(NDArrayIndex.interval(start + tableOffset, start + size)).reshape(buckets, width);
+        }
+
+        private PackedFloats gather(INDArray table, int[] rows) {
+            return new PackedFloats(rows.length == 0 ? new float[0] : Nd4j.pullRows(table, 1, rows).reshape(-1).toFloatVector());   // (u, width), flat
+        }
+
+        private void scatter(INDArray table, INDArray indices, PackedFloats values) {
+            Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, table, indices,
+                    Nd4j.createFromArray(values.values()).reshape(indices.length(), width).castTo(table.dataType()), 1);
+        }
+
+        private static PackedFloats copy(INDArray flat, long from, long to) {
+            return new PackedFloats(flat.get(NDArrayIndex.interval(from, to)).toFloatVector());
+        }
+    }
+
+    /** Every parameter before the table, and its first and second moments. */
+    record Dense(PackedFloats parameters, PackedFloats first, PackedFloats second) implements Serializable {
+
+        Dense plus(Dense other) {
+            return new Dense(sum(parameters, other.parameters), sum(first, other.first), sum(second, other.second));
+        }
+
+        private static PackedFloats sum(PackedFloats a, PackedFloats b) {
+            float[] sum = a.values().clone();
+            float[] other = b.values();
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += other[i];
+            }
+            return new PackedFloats(sum);
+        }
+    }
+
+    /**
+     * Table rows, ascending, each with its parameters and moments ((rows, width) each, flat) and
+     * the number of workers that changed it (summed copies carry their sum).
+     */
+    record Rows(int[] rows, PackedFloats parameters, PackedFloats first, PackedFloats second, int[] changes) implements Serializable {
+
+        static final Rows NONE = new Rows(new int[0], new PackedFloats(new float[0]), new PackedFloats(new float[0]),
+                new PackedFloats(new float[0]), new int[0]);
+
+        /** The union of two row sets, values of rows in both added. */
+        Rows plus(Rows other, int width) {
+            int[] a = rows;
+            int[] b = other.rows;
+            int[] merged = new int[a.length + b.length];
+            int[] changed = new int[merged.length];
+            float[][] values = {new float[merged.length * width], new float[merged.length * width], new float[merged.length * width]};
+            float[][] left = {parameters.values(), first.values(), second.values()};
+            float[][] right = {other.parameters.values(), other.first.values(), other.second.values()};
+            int i = 0;
+            int j = 0;
+            int n = 0;
+            while (i < a.length || j < b.length) {
+                boolean fromA = j == b.length || (i < a.length && a[i] <= b[j]);
+                boolean fromB = i == a.length || (j < b.length && b[j] <= a[i]);
+                merged[n] = fromA ? a[i] : b[j];
+                for (int k = 0; k < 3; k++) {
+                    for (int c = 0; c < width; c++) {
+                        float value = fromA ? left[k][i * width + c] : 0f;
+                        values[k][n * width + c] = fromB ? (fromA ? value + right[k][j * width + c] : right[k][j * width + c]) : value;
+                    }
+                }
+                changed[n] = (fromA ? changes[i] : 0) + (fromB ? other.changes[j] : 0);
+                if (fromA) {
+                    i++;
+                }
+                if (fromB) {
+                    j++;
+                }
+                n++;
+            }
+            return new Rows(Arrays.copyOf(merged, n), new PackedFloats(Arrays.copyOf(values[0], n * width)),
+                    new PackedFloats(Arrays.copyOf(values[1], n * width)), new PackedFloats(Arrays.copyOf(values[2], n * width)),
+                    Arrays.copyOf(changed, n));
+        }
+    }
+
+    /**
+     * What the driver broadcasts: the round's settings ({@code round}, whose parameters and Adam
+     * state are the full state when this is a full round and null otherwise) and, otherwise, the
+     * change from the previous round's start ({@code dense}, {@code rows}). {@code version} counts
+     * the rounds of this run; {@code onlyWorkers}, if not null, limits the round to those workers.
+     */
+    record Input(long run, long version, AveragingRound.Input round, Dense dense, Rows rows, Set<Integer> onlyWorkers)
+            implements Serializable {
+
+        boolean full() {
+            return round.parameters() != null;
+        }
+    }
+
+    /** Workers' contributions, summed; {@code stale} lists the workers that could not take the round. */
+    record Sum(Dense dense, Rows rows, double lossSum, long steps, long samples, int workers, int[] stale) implements Serializable {
+
+        static final Sum NONE = new Sum(null, null, 0, 0, 0, 0, new int[0]);
+
+        static Sum stale(int worker) {
+            return new Sum(null, null, 0, 0, 0, 0, new int[] {worker});
+        }
+
+        static Sum add(Sum a, Sum b, int width) {
+            int[] stale = Arrays.copyOf(a.stale, a.stale.length + b.stale.length);
+            System.arraycopy(b.stale, 0, stale, a.stale.length, b.stale.length);
+            Dense dense = a.workers == 0 ? b.dense : b.workers == 0 ? a.dense : a.dense.plus(b.dense);
+            Rows rows = a.workers == 0 ? b.rows : b.workers == 0 ? a.rows : a.rows.plus(b.rows, width);
+            return new Sum(dense, rows, a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers, stale);
+        }
+    }
+
+    /** A worker's state between rounds: at the end of round {@code version} of run {@code run}, unless {@code valid} is false. */
+    private static final class Replica {
+        final long run;
+        final TrainingState state;
+        long version;
+        boolean valid;
+
+        Replica(long run, long version, TrainingState state) {
+            this.run = run;
+            this.version = version;
+            this.state = state;
+        }
+    }
+
+    /** The replicas on this executor, by worker. */
+    private static final ConcurrentHashMap<Integer, Replica> REPLICAS = new ConcurrentHashMap<>();
+
+    /** Tests only: forget every replica (what a new executor starts with). */
+    static void dropReplicasForTests() {
+        REPLICAS.clear();
+    }
+
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, Split split, int nativeThreads) {
+        if (!shards.hasNext()) {
+            return List.<Sum>of().iterator();
+        }
+        WorkerShard shard = shards.next();
+        int worker = shard.worker();
+        if (input.onlyWorkers() != null && !input.onlyWorkers().contains(worker)) {
+            return List.<Sum>of().iterator();
+        }
+        AveragingRound.Input round = input.round();
+        if (AveragingRound.beforeRoundForTests != null) {
+            AveragingRound.beforeRoundForTests.accept(worker, round.step());
+        }
+        NativeThreads.limit(nativeThreads);
+        GpuBinding.bindCurrentTask();
+        Replica replica = REPLICAS.get(worker);
+        if (input.full()) {
+            replica = new Replica(input.run(), input.version(), round.state());
+            REPLICAS.put(worker, replica);
+        } else if (replica == null || replica.run != input.run() || !replica.valid || replica.version != input.version() - 1) {
+            return List.of(Sum.stale(worker)).iterator();
+        } else {
+            split.apply(replica.state, input.dense(), input.rows());
+            replica.state.step = round.step();
+            replica.state.epoch = round.epoch();
+            replica.version = input.version();
+        }
+        // Steps change the replica in place: until they are done it is no round's state.
+        replica.valid = false;
+        TrainingState state = replica.state;
+        CaseAugmentation augmentation = new CaseAugmentation(round.caseAugmentation(), model.seed + 7919L * worker);
+        LocalSteps steps = AveragingRound.steps(model, state, round.plannedSteps(), augmentation);
+        int[] order = AveragingRound.order(shard, model.seed, round.epoch());
+        var windows = shard.windows(model.languages);
+        BitSet changed = new BitSet(split.buckets());
+        double lossSum = 0;
+        long taken = 0;
+        long samples = 0;
+        long first = (long) round.roundInEpoch() * round.averagingFrequency() * round.batchSize();
+        for (int k = 0; k < round.stepsThisRound(); k++) {
+            long from = first + (long) k * round.batchSize();
+            if (from >= order.length) {
+                break;
+            }
+            int to = (int) Math.min(order.length, from + round.batchSize());
+            lossSum += steps.step(windows, order, (int) from, to);
+            for (int row : steps.lastTableRows()) {
+                changed.set(row);
+            }
+            taken++;
+            samples += to - from;
+        }
+        int[] rows = changed.stream().toArray();
+        int[] ones = new int[rows.length];
+        Arrays.fill(ones, 1);
+        Sum sum = new Sum(split.dense(state), split.rows(state, rows, ones), lossSum, taken, samples, 1, new int[0]);
+        replica.valid = true;
+        return List.of(sum).iterator();
+    }
+
+    /**
+     * The driver's side: averages a round's summed contributions into {@code state}, in place. The
+     * sum's dense part and rows then hold the averaged values: the change to send next round.
+     */
+    static void average(TrainingState state, Sum sum, Split split) {
+        int workers = sum.workers();
+        float[] dense = sum.dense().parameters().values();
+        float[] first = sum.dense().first().values();
+        float[] second = sum.dense().second().values();
+        for (int i = 0; i < dense.length; i++) {
+            dense[i] /= workers;
+            first[i] /= workers;
+            second[i] /= workers;
+        }
+        Rows rows = sum.rows();
+        Rows old = split.rows(state, rows.rows(), rows.changes());
+        float[][] summed = {rows.parameters().values(), rows.first().values(), rows.second().values()};
+        float[][] before = {old.parameters().values(), old.first().values(), old.second().values()};
+        int width = split.width();
+        for (int r = 0; r < rows.rows().length; r++) {
+            int unchanged = workers - rows.changes()[r];
+            for (int k = 0; k < 3; k++) {
+                for (int c = r * width; c < (r + 1) * width; c++) {
+                    summed[k][c] = (summed[k][c] + unchanged * before[k][c]) / workers;
+                }
+            }
+        }
+        split.apply(state, sum.dense(), rows);
+    }
+}
