@@ -234,7 +234,11 @@ public final class LocalSteps {
             double[] rowGradients = new double[ngramRows.length * config.dModel];                              // (u, d)
             CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, rowGradients);
             INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
-            tableGradient.assign(0);
+            if (!changesOnlySelectedTableRows()) {
+                // Dense Adam reads every row's gradient; lazy updates read only the rows scattered
+                // below, so zeroing the rest (64M values at a million buckets) would be wasted.
+                tableGradient.assign(0);
+            }
             if (ngramRows.length > 0) {
                 Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tableGradient,
                         Nd4j.createFromArray(ngramRows), Nd4j.createFromArray(rowGradients).reshape(ngramRows.length, config.dModel)
