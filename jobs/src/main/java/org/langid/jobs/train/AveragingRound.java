@@ -59,17 +59,8 @@ public final class AveragingRound {
             if (b.workers == 0) {
                 return a;
             }
-            return new Sum(plus(a.parameters, b.parameters), plus(a.updaterState, b.updaterState),
+            return new Sum(PackedFloats.sum(a.parameters, b.parameters), PackedFloats.sum(a.updaterState, b.updaterState),
                     a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers);
-        }
-
-        private static PackedFloats plus(PackedFloats a, PackedFloats b) {
-            float[] sum = a.values().clone();
-            float[] other = b.values();
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += other[i];
-            }
-            return new PackedFloats(sum);
         }
     }
 
@@ -122,6 +113,21 @@ public final class AveragingRound {
         NativeThreads.limit(nativeThreads);
         GpuBinding.bindCurrentTask();
         TrainingState state = input.state();
+        Taken taken = takeSteps(shard, state, input, model, steps -> { });
+        return List.of(Sum.of(state, taken.lossSum(), taken.steps(), taken.samples())).iterator();
+    }
+
+    /** What a worker's steps in one round added up to. */
+    record Taken(double lossSum, long steps, long samples) {
+    }
+
+    /**
+     * Takes the round's minibatches of {@code shard} (round r of an epoch: batches
+     * r·averagingFrequency onwards of the epoch's order) on {@code state}, in place;
+     * {@code afterStep} sees the steps after each one.
+     */
+    static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model,
+                           java.util.function.Consumer<LocalSteps> afterStep) {
         // Each worker draws its own windows to change, as it has its own visiting order.
         CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker());
         LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation);
@@ -138,10 +144,11 @@ public final class AveragingRound {
             }
             int to = (int) Math.min(order.length, from + input.batchSize());
             lossSum += steps.step(windows, order, (int) from, to);
+            afterStep.accept(steps);
             taken++;
             samples += to - from;
         }
-        return List.of(Sum.of(state, lossSum, taken, samples)).iterator();
+        return new Taken(lossSum, taken, samples);
     }
 
     /**

@@ -36,6 +36,16 @@ final class PackedFloats implements Serializable {
         return values.length;
     }
 
+    /** Element-wise a + b, as a new vector (the sums of parameter averaging). */
+    static PackedFloats sum(PackedFloats a, PackedFloats b) {
+        float[] sum = a.values.clone();
+        float[] other = b.values;
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += other[i];
+        }
+        return new PackedFloats(sum);
+    }
+
     @Serial
     private void writeObject(ObjectOutputStream out) throws IOException {
         out.defaultWriteObject();

@@ -10,8 +10,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.train.CaseAugmentation;
-import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -99,16 +97,8 @@ final class ResidentRound {
     record Dense(PackedFloats parameters, PackedFloats first, PackedFloats second) implements Serializable {
 
         Dense plus(Dense other) {
-            return new Dense(sum(parameters, other.parameters), sum(first, other.first), sum(second, other.second));
-        }
-
-        private static PackedFloats sum(PackedFloats a, PackedFloats b) {
-            float[] sum = a.values().clone();
-            float[] other = b.values();
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += other[i];
-            }
-            return new PackedFloats(sum);
+            return new Dense(PackedFloats.sum(parameters, other.parameters), PackedFloats.sum(first, other.first),
+                    PackedFloats.sum(second, other.second));
         }
     }
 
@@ -242,32 +232,16 @@ final class ResidentRound {
         // Steps change the replica in place: until they are done it is no round's state.
         replica.valid = false;
         TrainingState state = replica.state;
-        CaseAugmentation augmentation = new CaseAugmentation(round.caseAugmentation(), model.seed + 7919L * worker);
-        LocalSteps steps = AveragingRound.steps(model, state, round.plannedSteps(), augmentation);
-        int[] order = AveragingRound.order(shard, model.seed, round.epoch());
-        var windows = shard.windows(model.languages);
         BitSet changed = new BitSet(split.buckets());
-        double lossSum = 0;
-        long taken = 0;
-        long samples = 0;
-        long first = (long) round.roundInEpoch() * round.averagingFrequency() * round.batchSize();
-        for (int k = 0; k < round.stepsThisRound(); k++) {
-            long from = first + (long) k * round.batchSize();
-            if (from >= order.length) {
-                break;
-            }
-            int to = (int) Math.min(order.length, from + round.batchSize());
-            lossSum += steps.step(windows, order, (int) from, to);
+        AveragingRound.Taken taken = AveragingRound.takeSteps(shard, state, round, model, steps -> {
             for (int row : steps.lastTableRows()) {
                 changed.set(row);
             }
-            taken++;
-            samples += to - from;
-        }
+        });
         int[] rows = changed.stream().toArray();
         int[] ones = new int[rows.length];
         Arrays.fill(ones, 1);
-        Sum sum = new Sum(split.dense(state), split.rows(state, rows, ones), lossSum, taken, samples, 1, new int[0]);
+        Sum sum = new Sum(split.dense(state), split.rows(state, rows, ones), taken.lossSum(), taken.steps(), taken.samples(), 1, new int[0]);
         replica.valid = true;
         return List.of(sum).iterator();
     }
