@@ -151,7 +151,7 @@ public final class AveragingTrainer {
         long lastCheckpoint = System.nanoTime();
         int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
         // Lazy table updates change only the rows a minibatch selected: rounds then move only those.
-        Resident resident = residentRounds && simulatedStepNanos == 0 && model.ngrams() && "lazy".equals(model.optimizer.ngramUpdates) ? new Resident() : null;
+        Resident resident = residentRounds && simulatedStepNanos == 0 && model.sparseTableUpdates() ? new Resident() : null;
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;

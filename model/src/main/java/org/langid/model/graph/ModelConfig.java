@@ -77,6 +77,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
          * values and moments, as TensorFlow's LazyAdam; cost grows with the batch, not the table).
          */
         public String ngramUpdates = "dense";
+        /**
+         * With {@code ngram_updates: sgd}: the table's peak learning rate. Its rows take plain SGD
+         * steps (rate times gradient, on the rows the minibatch selected, following the same
+         * schedule), as fastText's do, while the rest of the model stays on Adam. Adam moves a row
+         * seen once by a full step whatever its gradient; SGD moves it by what it got wrong.
+         */
+        public double ngramLearningRate = 0;
     }
 
     /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
@@ -105,6 +112,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     /** Whether the input includes the hashed character n-grams. */
     public boolean ngrams() {
         return ngramBuckets > 0;
+    }
+
+    /** Whether a training step changes only the n-gram table rows its minibatch selected (lazy Adam or SGD). */
+    public boolean sparseTableUpdates() {
+        return ngrams() && List.of("lazy", "sgd").contains(optimizer.ngramUpdates);
     }
 
     /** One line naming the shape, as benchmarks print it. */
@@ -176,8 +188,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         if (!List.of("none", "linear", "cosine").contains(optimizer.decay)) {
             problems.add("optimizer.decay '" + optimizer.decay + "' is not one of none, linear, cosine");
         }
-        if (!List.of("dense", "lazy").contains(optimizer.ngramUpdates)) {
-            problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy");
+        if (!List.of("dense", "lazy", "sgd").contains(optimizer.ngramUpdates)) {
+            problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy, sgd");
+        } else if ("sgd".equals(optimizer.ngramUpdates) != optimizer.ngramLearningRate > 0) {
+            problems.add("optimizer.ngram_learning_rate must be positive with ngram_updates sgd, and 0 otherwise, got "
+                    + optimizer.ngramLearningRate);
         }
         if (optimizer.warmupSteps < 0 || optimizer.decaySteps < 0) {
             problems.add("optimizer.warmup_steps and decay_steps must be 0 or more");

@@ -115,7 +115,11 @@ public final class LocalSteps {
         if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
             adam(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
-            adamOnTableRows(lastNgramRows, rate);
+            if ("sgd".equals(config.optimizer.ngramUpdates)) {
+                sgdOnTableRows(lastNgramRows, rate * config.optimizer.ngramLearningRate / config.optimizer.learningRate);
+            } else {
+                adamOnTableRows(lastNgramRows, rate);
+            }
         } else {
             adam(null, rate);
         }
@@ -156,12 +160,24 @@ public final class LocalSteps {
         }
     }
 
+    /** Plain SGD on the n-gram table's rows {@code rows} only; the table's moments stay unused. */
+    private void sgdOnTableRows(int[] rows, double rate) {
+        if (rows == null || rows.length == 0) {
+            return;
+        }
+        INDArray table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE);                                     // (buckets, d)
+        INDArray indices = Nd4j.createFromArray(rows);
+        INDArray stepped = Nd4j.pullRows(table, 1, rows)                                                      // (u, d)
+                .subi(Nd4j.pullRows(gradientViews.get(LanguageIdGraph.NGRAM_TABLE), 1, rows).muli(rate));
+        Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, table, indices, stepped, 1);
+    }
+
     /**
      * Whether a step changes only the n-gram table rows its minibatch selected ({@link #lastTableRows()}),
      * values and moments alike: lazy updates. Otherwise (dense Adam) every row moves every step.
      */
     public boolean changesOnlySelectedTableRows() {
-        return config.ngrams() && "lazy".equals(config.optimizer.ngramUpdates);
+        return config.sparseTableUpdates();
     }
 
     /** The distinct n-gram table rows the last step's minibatch selected (empty before the first step). */

@@ -97,6 +97,62 @@ class LazyNgramUpdatesTest {
     }
 
     @Test
+    void sgdStepsTheSelectedRowsByRateTimesGradientAndLeavesTheRestToAdam() {
+        ModelConfig sgdConfig = config("sgd");
+        sgdConfig.optimizer.ngramLearningRate = 0.5;
+        sgdConfig.optimizer.decay = "none";                          // the rate is learning_rate at every step
+        ModelConfig lazyConfig = config("lazy");
+        lazyConfig.optimizer.decay = "none";
+        ParameterLayout layout = ParameterLayout.of(sgdConfig);
+        INDArray initial = layout.initialise(5, DataType.DOUBLE);
+        TrainingState sgd = TrainingState.start(initial.dup());
+        TrainingState lazy = TrainingState.start(initial.dup());
+        LocalSteps sgdSteps = new LocalSteps(sgdConfig, sgd, 10);
+        LocalSteps lazySteps = new LocalSteps(lazyConfig, lazy, 10);
+        int tableStart = Math.toIntExact(layout.size() - (long) sgdConfig.ngramBuckets * sgdConfig.dModel);
+        int d = sgdConfig.dModel;
+        INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
+
+        sgdSteps.step(windows(FIRST), labels);
+        double[] afterFirst = sgd.parameters.toDoubleVector();
+        sgdSteps.step(windows(SECOND), labels);
+        lazySteps.step(windows(FIRST), labels);
+        lazySteps.step(windows(SECOND), labels);
+        double[] now = sgd.parameters.toDoubleVector();
+        double[] gradient = sgdSteps.gradient().toDoubleVector();   // the table's part is still the raw gradient
+
+        Set<Integer> selected = rows(SECOND, sgdConfig, sgd);
+        for (int row = 0; row < sgdConfig.ngramBuckets; row++) {
+            for (int j = 0; j < d; j++) {
+                int i = tableStart + row * d + j;
+                double expected = selected.contains(row) ? afterFirst[i] - 0.5 * gradient[i] : afterFirst[i];
+                assertEquals(expected, now[i], 1e-12, "table row " + row);
+            }
+        }
+        assertTrue(selected.stream().anyMatch(row -> now[tableStart + row * d] != afterFirst[tableStart + row * d]),
+                "the selected rows had a gradient");
+        // Everything before the table is Adam, as with lazy updates: the same after the same
+        // batches wherever the tables agree, i.e. on the first step.
+        double[] lazyNow = lazy.parameters.toDoubleVector();
+        assertFalse(Arrays.equals(Arrays.copyOf(initial.toDoubleVector(), tableStart), Arrays.copyOf(now, tableStart)));
+        double[] sgdMoments = sgd.updaterState.toDoubleVector();
+        long n = layout.size();
+        for (int i = tableStart; i < n; i++) {
+            assertEquals(0.0, sgdMoments[i], 0.0, "the table has no Adam moments under sgd");
+            assertEquals(0.0, sgdMoments[(int) n + i], 0.0);
+        }
+        assertTrue(Arrays.stream(Arrays.copyOf(sgdMoments, tableStart)).anyMatch(m -> m != 0), "Adam moments for the rest");
+        assertFalse(Arrays.equals(lazyNow, now), "the table's updates differ from lazy Adam's");
+    }
+
+    @Test
+    void sgdNeedsItsOwnLearningRate() {
+        ModelConfig config = config("sgd");
+        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
+        assertTrue(error.getMessage().contains("optimizer.ngram_learning_rate must be positive with ngram_updates sgd"), error.getMessage());
+    }
+
+    @Test
     void anUnknownUpdateModeIsAClearConfigurationError() {
         ModelConfig config = config("sparse");
         IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
