@@ -303,16 +303,23 @@ class AveragingTrainerTest {
      * rows alone and change many in one worker only.
      */
     private static ModelConfig lazyNgramModel() {
+        return sparseNgramModel("lazy");
+    }
+
+    /** The same with {@code updates} (lazy: Adam; sgd: plain SGD) on the table's selected rows. */
+    private static ModelConfig sparseNgramModel(String updates) {
         ModelConfig config = model();
         config.ngramBuckets = 4096;
         config.ngramMaxOrder = 3;
-        config.optimizer.ngramUpdates = "lazy";
+        config.optimizer.ngramUpdates = updates;
+        config.optimizer.ngramLearningRate = "sgd".equals(updates) ? 5 : 0;
         return config;
     }
 
-    @Test
-    void withLazyTableUpdatesRoundsThatMoveOnlyChangedRowsEndBitForBitWhereFullRoundsEnd() {
-        ModelConfig model = lazyNgramModel();
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
+    void withSparseTableUpdatesRoundsThatMoveOnlyChangedRowsEndBitForBitWhereFullRoundsEnd(String updates) {
+        ModelConfig model = sparseNgramModel(updates);
         TrainConfig train = new TrainConfig();
         train.batchSize = 8;
         train.averagingFrequency = 2;
