@@ -39,10 +39,12 @@ public final class LanguageIdGraph {
     public static final String LOGITS = "logits";
     public static final String PROBABILITIES = "probabilities";
     public static final String LOSS = "loss";
-    /** Placeholder (B·T, d): per position, the sum of its n-grams' rows of the n-gram table. */
+    /** Placeholder (B·T, e): per position, the sum of its n-grams' rows of the n-gram table (e = {@link ModelConfig#ngramWidth}). */
     public static final String NGRAMS = "ngrams";
-    /** The n-gram table (buckets, d): a parameter, but not a variable of the training graph. */
+    /** The n-gram table (buckets, e): a parameter, but not a variable of the training graph. */
     public static final String NGRAM_TABLE = "ngram_embedding";
+    /** With {@code ngram_dim}: the (e, d) projection of the summed n-gram rows. */
+    public static final String NGRAM_PROJECTION = "ngram_projection";
     public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
@@ -114,8 +116,8 @@ public final class LanguageIdGraph {
                 throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
             }
             double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table).summed();
-            feed.put(NGRAMS, Nd4j.createFromArray(summed).reshape((long) rows * config.window, config.dModel)
-                    .castTo(table.dataType()));                                                                 // (B·T, d)
+            feed.put(NGRAMS, Nd4j.createFromArray(summed).reshape((long) rows * config.window, config.ngramWidth())
+                    .castTo(table.dataType()));                                                                 // (B·T, e)
         }
         return feed;
     }
@@ -150,7 +152,8 @@ public final class LanguageIdGraph {
             x = x.add(sd.reshape(Attention.expandRows(sd, windowOnes, p.get("position")), -1, d));   // (B·T, d)
         }
         if (config.ngrams()) {
-            x = x.add(sd.placeHolder(NGRAMS, dt, -1, d));                                               // (B·T, d)
+            SDVariable ngrams = sd.placeHolder(NGRAMS, dt, -1, config.ngramWidth());                  // (B·T, e)
+            x = x.add(config.ngramsProjected() ? sd.mmul(ngrams, p.get(NGRAM_PROJECTION)) : ngrams);  // (B·T, d)
         }
 
         int width;

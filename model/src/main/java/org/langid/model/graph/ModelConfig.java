@@ -53,6 +53,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public int ngramBuckets = 0;
     /** Longest n-gram of the table (2 to 6). */
     public int ngramMaxOrder = 4;
+    /**
+     * Width of the n-gram table's rows. 0: d_model, added as they are. Otherwise narrower rows
+     * that a learned (ngram_dim, d_model) projection widens: a table of a million rows then costs
+     * ngram_dim/d_model of the memory, the artefact bytes and the update work.
+     */
+    public int ngramDim = 0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -114,6 +120,16 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         return ngramBuckets > 0;
     }
 
+    /** Width of the n-gram table's rows: {@code ngram_dim}, or d_model when that is 0. */
+    public int ngramWidth() {
+        return ngramDim > 0 ? ngramDim : dModel;
+    }
+
+    /** Whether the n-gram rows pass through a learned projection to d_model ({@code ngram_dim} > 0). */
+    public boolean ngramsProjected() {
+        return ngrams() && ngramDim > 0;
+    }
+
     /** Whether a training step changes only the n-gram table rows its minibatch selected (lazy Adam or SGD). */
     public boolean sparseTableUpdates() {
         return ngrams() && List.of("lazy", "sgd").contains(optimizer.ngramUpdates);
@@ -164,6 +180,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             }
         } else if (headSize < 1) {
             problems.add("head_size must be at least 1, got " + headSize);
+        }
+        if (ngramDim < 0) {
+            problems.add("ngram_dim must be 0 (d_model, no projection) or more, got " + ngramDim);
         }
         if (ngramBuckets < 0) {
             problems.add("ngram_buckets must be 0 (none) or more, got " + ngramBuckets);

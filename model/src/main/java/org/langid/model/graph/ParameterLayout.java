@@ -70,9 +70,12 @@ public final class ParameterLayout {
         }
         b.add("classifier/w", Init.XAVIER, config.pooledWidth(), config.classes());
         b.add("classifier/b", Init.ZEROS, config.classes());
+        if (config.ngramsProjected()) {
+            b.add(LanguageIdGraph.NGRAM_PROJECTION, Init.XAVIER, config.ngramDim, d);
+        }
         if (config.ngrams()) {
             // Last, so that every other parameter starts as it would without n-grams.
-            b.add(LanguageIdGraph.NGRAM_TABLE, Init.NORMAL_SMALL, config.ngramBuckets, d);
+            b.add(LanguageIdGraph.NGRAM_TABLE, Init.NORMAL_SMALL, config.ngramBuckets, config.ngramWidth());
         }
         return new ParameterLayout(b.params);
     }

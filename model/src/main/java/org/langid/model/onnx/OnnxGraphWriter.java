@@ -78,7 +78,7 @@ public final class OnnxGraphWriter {
                 "block0/attn/bv") : java.util.Set.of();
         p.forEach((name, value) -> {
             if (LanguageIdGraph.NGRAM_TABLE.equals(name)) {
-                graph.addInitializer(floatTensor(NGRAM_ROWS, Nd4j.concat(0, value, Nd4j.zeros(value.dataType(), 1, d))));  // (buckets + 1, d)
+                graph.addInitializer(floatTensor(NGRAM_ROWS, Nd4j.concat(0, value, Nd4j.zeros(value.dataType(), 1, value.size(1)))));  // (buckets + 1, e)
             } else if (!tabled.contains(name)) {
                 graph.addInitializer(floatTensor(name, value));
             }
@@ -120,7 +120,11 @@ public final class OnnxGraphWriter {
                 x = node("Add", List.of(x, "position"));                                                   // (B, T, d)
             }
             if (config.ngrams()) {
-                x = node("Add", List.of(x, ngramRows()));                                                  // (B, T, d)
+                String ngrams = ngramRows();                                                               // (B, T, e)
+                if (config.ngramsProjected()) {
+                    ngrams = node("MatMul", List.of(ngrams, LanguageIdGraph.NGRAM_PROJECTION));          // (B, T, d)
+                }
+                x = node("Add", List.of(x, ngrams));                                                       // (B, T, d)
             }
             x = node("Reshape", List.of(x, longs("rows_shape", -1, d)));                                  // (B·T, d)
         }

@@ -221,16 +221,16 @@ public final class LocalSteps {
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();
             lastNgramRows = ngramRows;
-            double[] summed = lookup.summed();                                                             // (B·T, d)
+            double[] summed = lookup.summed();                                                             // (B·T, e)
             if (config.dropout > 0) {
-                ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.dModel, config.dropout)
-                        .data().asDouble();                                                                 // (B·T, d)
+                ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.ngramWidth(), config.dropout)
+                        .data().asDouble();                                                                 // (B·T, e)
                 for (int i = 0; i < summed.length; i++) {
                     summed[i] *= ngramMask[i];
                 }
             }
-            placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.dModel)
-                    .castTo(state.parameters.dataType()));                                                  // (B·T, d)
+            placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.ngramWidth())
+                    .castTo(state.parameters.dataType()));                                                  // (B·T, e)
             wanted = new java.util.ArrayList<>(parameterNames);
             wanted.add(LanguageIdGraph.NGRAMS);
         }
@@ -241,14 +241,15 @@ public final class LocalSteps {
                 : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), gradientsOf));
         gradientsBuilt = true;
         if (ngramIds != null) {
-            double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, d)
+            double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, e)
             if (ngramMask != null) {
                 for (int i = 0; i < inputGradient.length; i++) {
                     inputGradient[i] *= ngramMask[i];
                 }
             }
-            double[] rowGradients = new double[ngramRows.length * config.dModel];                              // (u, d)
-            CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, config.dModel, rowGradients);
+            int e = config.ngramWidth();
+            double[] rowGradients = new double[ngramRows.length * e];                                         // (u, e)
+            CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, e, rowGradients);
             INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
             if (!changesOnlySelectedTableRows()) {
                 // Dense Adam reads every row's gradient; lazy updates read only the rows scattered
@@ -257,7 +258,7 @@ public final class LocalSteps {
             }
             if (ngramRows.length > 0) {
                 Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tableGradient,
-                        Nd4j.createFromArray(ngramRows), Nd4j.createFromArray(rowGradients).reshape(ngramRows.length, config.dModel)
+                        Nd4j.createFromArray(ngramRows), Nd4j.createFromArray(rowGradients).reshape(ngramRows.length, e)
                                 .castTo(gradient.dataType()), 1);
             }
         }

@@ -69,11 +69,14 @@ class OnnxParityTest {
         }
     }
 
-    @Test
-    void theNgramTableIsComputedInTheOnnxGraphAsInTraining() throws Exception {
+    /** ngram_dim 0: rows of width d_model added as they are; 16: narrower rows and their projection. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 16})
+    void theNgramTableIsComputedInTheOnnxGraphAsInTraining(int ngramDim) throws Exception {
         ModelConfig config = new ModelConfig();
         config.languages = java.util.List.of("en", "de", "fr", "es");
         config.ngramBuckets = 509;
+        config.ngramDim = ngramDim;
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
         layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).muli(50);   // n-grams dominate the input: a wrong bucket shows
