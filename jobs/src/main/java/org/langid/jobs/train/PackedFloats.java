@@ -21,6 +21,8 @@ final class PackedFloats implements Serializable {
     /** Floats per block: a 1 MiB buffer, not a second copy of the whole vector. */
     private static final int BLOCK = 1 << 18;
 
+    static final PackedFloats EMPTY = new PackedFloats(new float[0]);
+
     private transient float[] values;
 
     PackedFloats(float[] values) {

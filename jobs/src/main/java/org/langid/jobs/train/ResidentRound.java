@@ -37,8 +37,12 @@ final class ResidentRound {
     private ResidentRound() {
     }
 
-    /** Where the table sits in the flat vectors. */
-    record Split(long tableOffset, long size, int buckets, int width) implements Serializable {
+    /**
+     * Where the table sits in the flat vectors, and whether its rows carry Adam moments: with
+     * {@code ngram_updates: sgd} the table's moments are never read or written, so rows travel
+     * without them (a third of the bytes).
+     */
+    record Split(long tableOffset, long size, int buckets, int width, boolean tableMoments) implements Serializable {
 
         static Split of(ModelConfig model) {
             ParameterLayout layout = ParameterLayout.of(model);
@@ -46,7 +50,8 @@ final class ResidentRound {
             if (!LanguageIdGraph.NGRAM_TABLE.equals(last.name())) {
                 throw new IllegalStateException("the n-gram table is not last in the parameter layout");
             }
-            return new Split(last.offset(), layout.size(), Math.toIntExact(last.shape()[0]), Math.toIntExact(last.shape()[1]));
+            return new Split(last.offset(), layout.size(), Math.toIntExact(last.shape()[0]), Math.toIntExact(last.shape()[1]),
+                    !"sgd".equals(model.optimizer.ngramUpdates));
         }
 
         /** The dense part of {@code state}: its parameters before the table and their two moments. */
@@ -57,6 +62,9 @@ final class ResidentRound {
 
         /** Rows {@code rows} (sorted) of the table's parameters and moments in {@code state}. */
         Rows rows(TrainingState state, int[] rows, int[] changes) {
+            if (!tableMoments) {
+                return new Rows(rows, gather(table(state.parameters, 0), rows), PackedFloats.EMPTY, PackedFloats.EMPTY, changes);
+            }
             return new Rows(rows, gather(table(state.parameters, 0), rows), gather(table(state.updaterState, 0), rows),
                     gather(table(state.updaterState, size), rows), changes);
         }
@@ -69,8 +77,10 @@ final class ResidentRound {
             if (rows.rows().length > 0) {
                 INDArray indices = Nd4j.createFromArray(rows.rows());
                 scatter(table(state.parameters, 0), indices, rows.parameters());
-                scatter(table(state.updaterState, 0), indices, rows.first());
-                scatter(table(state.updaterState, size), indices, rows.second());
+                if (tableMoments) {
+                    scatter(table(state.updaterState, 0), indices, rows.first());
+                    scatter(table(state.updaterState, size), indices, rows.second());
+                }
             }
         }
 
@@ -103,13 +113,13 @@ final class ResidentRound {
     }
 
     /**
-     * Table rows, ascending, each with its parameters and moments ((rows, width) each, flat) and
-     * the number of workers that changed it (summed copies carry their sum).
+     * Table rows, ascending, each with its parameters and moments ((rows, width) each, flat; the
+     * moments empty when the table has none to move) and the number of workers that changed it
+     * (summed copies carry their sum).
      */
     record Rows(int[] rows, PackedFloats parameters, PackedFloats first, PackedFloats second, int[] changes) implements Serializable {
 
-        static final Rows NONE = new Rows(new int[0], new PackedFloats(new float[0]), new PackedFloats(new float[0]),
-                new PackedFloats(new float[0]), new int[0]);
+        static final Rows NONE = new Rows(new int[0], PackedFloats.EMPTY, PackedFloats.EMPTY, PackedFloats.EMPTY, new int[0]);
 
         /** The union of two row sets, values of rows in both added. */
         Rows plus(Rows other, int width) {
@@ -117,7 +127,11 @@ final class ResidentRound {
             int[] b = other.rows;
             int[] merged = new int[a.length + b.length];
             int[] changed = new int[merged.length];
-            float[][] values = {new float[merged.length * width], new float[merged.length * width], new float[merged.length * width]};
+            int arrays = hasMoments() && other.hasMoments() ? 3 : 1;
+            float[][] values = new float[3][];
+            for (int k = 0; k < 3; k++) {
+                values[k] = new float[k < arrays ? merged.length * width : 0];
+            }
             float[][] left = {parameters.values(), first.values(), second.values()};
             float[][] right = {other.parameters.values(), other.first.values(), other.second.values()};
             int i = 0;
@@ -127,7 +141,7 @@ final class ResidentRound {
                 boolean fromA = j == b.length || (i < a.length && a[i] <= b[j]);
                 boolean fromB = i == a.length || (j < b.length && b[j] <= a[i]);
                 merged[n] = fromA ? a[i] : b[j];
-                for (int k = 0; k < 3; k++) {
+                for (int k = 0; k < arrays; k++) {
                     for (int c = 0; c < width; c++) {
                         float value = fromA ? left[k][i * width + c] : 0f;
                         values[k][n * width + c] = fromB ? (fromA ? value + right[k][j * width + c] : right[k][j * width + c]) : value;
@@ -142,9 +156,15 @@ final class ResidentRound {
                 }
                 n++;
             }
-            return new Rows(Arrays.copyOf(merged, n), new PackedFloats(Arrays.copyOf(values[0], n * width)),
-                    new PackedFloats(Arrays.copyOf(values[1], n * width)), new PackedFloats(Arrays.copyOf(values[2], n * width)),
-                    Arrays.copyOf(changed, n));
+            int length = n * width;
+            return new Rows(Arrays.copyOf(merged, n), new PackedFloats(Arrays.copyOf(values[0], length)),
+                    new PackedFloats(Arrays.copyOf(values[1], arrays == 3 ? length : 0)),
+                    new PackedFloats(Arrays.copyOf(values[2], arrays == 3 ? length : 0)), Arrays.copyOf(changed, n));
+        }
+
+        /** False when only the parameters travel (a table trained by SGD); rows with nothing are either. */
+        boolean hasMoments() {
+            return first.values().length > 0 || rows.length == 0;
         }
     }
 
@@ -265,9 +285,10 @@ final class ResidentRound {
         float[][] summed = {rows.parameters().values(), rows.first().values(), rows.second().values()};
         float[][] before = {old.parameters().values(), old.first().values(), old.second().values()};
         int width = split.width();
+        int arrays = split.tableMoments() ? 3 : 1;
         for (int r = 0; r < rows.rows().length; r++) {
             int unchanged = workers - rows.changes()[r];
-            for (int k = 0; k < 3; k++) {
+            for (int k = 0; k < arrays; k++) {
                 for (int c = r * width; c < (r + 1) * width; c++) {
                     summed[k][c] = (summed[k][c] + unchanged * before[k][c]) / workers;
                 }

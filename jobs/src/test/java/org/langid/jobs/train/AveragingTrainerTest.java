@@ -383,6 +383,28 @@ class AveragingTrainerTest {
         assertArrayEquals(new int[] {1, 3, 5}, ResidentRound.Rows.NONE.plus(sum, 2).rows(), "no rows is the identity");
     }
 
+    @Test
+    void aTableTrainedBySgdMovesItsRowsWithoutAdamMomentsAndLazyAdamWithThem() {
+        int[] rows = {2, 7, 4095};
+        int[] changes = {1, 1, 1};
+        ModelConfig sgd = sparseNgramModel("sgd");
+        ResidentRound.Split sgdSplit = ResidentRound.Split.of(sgd);
+        ResidentRound.Rows bare = sgdSplit.rows(start(sgd), rows, changes);
+        assertEquals(rows.length * sgdSplit.width(), bare.parameters().length());
+        assertEquals(0, bare.first().length(), "SGD never reads the table's first moments");
+        assertEquals(0, bare.second().length());
+        ResidentRound.Rows union = bare.plus(sgdSplit.rows(start(sgd), new int[] {7, 9}, new int[] {1, 1}), sgdSplit.width());
+        assertArrayEquals(new int[] {2, 7, 9, 4095}, union.rows());
+        assertEquals(4 * sgdSplit.width(), union.parameters().length());
+        assertEquals(0, union.first().length());
+
+        ModelConfig lazy = sparseNgramModel("lazy");
+        ResidentRound.Split lazySplit = ResidentRound.Split.of(lazy);
+        ResidentRound.Rows withMoments = lazySplit.rows(start(lazy), rows, changes);
+        assertEquals(rows.length * lazySplit.width(), withMoments.first().length());
+        assertEquals(rows.length * lazySplit.width(), withMoments.second().length());
+    }
+
     private static PackedFloats floats(float... values) {
         return new PackedFloats(values);
     }
