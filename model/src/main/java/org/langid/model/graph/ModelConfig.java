@@ -24,6 +24,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
 
     public static final String TRANSFORMER = "transformer";
     public static final String SEED = "seed";
+    public static final String NGRAM_INIT_NORMAL = "normal";
+    public static final String NGRAM_INIT_ZERO = "zero";
 
     public int window = 16;
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
@@ -59,6 +61,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * ngram_dim/d_model of the memory, the artefact bytes and the update work.
      */
     public int ngramDim = 0;
+    /**
+     * How the n-gram table starts: {@value #NGRAM_INIT_NORMAL} (small random values, as the other
+     * embeddings) or {@value #NGRAM_INIT_ZERO}. Under SGD a row changes only when a training
+     * n-gram selects it, so with zero a row that none reached adds nothing when an n-gram of new
+     * text lands on it, instead of noise.
+     */
+    public String ngramInit = NGRAM_INIT_NORMAL;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -180,6 +189,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             }
         } else if (headSize < 1) {
             problems.add("head_size must be at least 1, got " + headSize);
+        }
+        if (!NGRAM_INIT_NORMAL.equals(ngramInit) && !NGRAM_INIT_ZERO.equals(ngramInit)) {
+            problems.add("ngram_init must be " + NGRAM_INIT_NORMAL + " or " + NGRAM_INIT_ZERO + ", got '" + ngramInit + "'");
         }
         if (ngramDim < 0) {
             problems.add("ngram_dim must be 0 (d_model, no projection) or more, got " + ngramDim);

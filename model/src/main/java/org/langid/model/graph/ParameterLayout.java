@@ -75,7 +75,8 @@ public final class ParameterLayout {
         }
         if (config.ngrams()) {
             // Last, so that every other parameter starts as it would without n-grams.
-            b.add(LanguageIdGraph.NGRAM_TABLE, Init.NORMAL_SMALL, config.ngramBuckets, config.ngramWidth());
+            b.add(LanguageIdGraph.NGRAM_TABLE, ModelConfig.NGRAM_INIT_ZERO.equals(config.ngramInit) ? Init.ZEROS : Init.NORMAL_SMALL,
+                    config.ngramBuckets, config.ngramWidth());
         }
         return new ParameterLayout(b.params);
     }

@@ -146,6 +146,49 @@ class LazyNgramUpdatesTest {
     }
 
     @Test
+    void aTableThatStartsAtZeroLearnsTheSelectedRowsAndLeavesTheOthersAtZero() {
+        ModelConfig config = config("sgd");
+        config.optimizer.ngramLearningRate = 0.5;
+        config.ngramInit = ModelConfig.NGRAM_INIT_ZERO;
+        ParameterLayout layout = ParameterLayout.of(config.validated());
+        INDArray initial = layout.initialise(5, DataType.DOUBLE);
+        int tableStart = Math.toIntExact(layout.size() - (long) config.ngramBuckets * config.dModel);
+        int d = config.dModel;
+        double[] start = initial.toDoubleVector();
+        assertTrue(Arrays.stream(start, tableStart, start.length).allMatch(v -> v == 0), "the table starts at zero");
+        assertTrue(Arrays.stream(start, 0, tableStart).anyMatch(v -> v != 0), "the rest starts as usual");
+        ModelConfig normal = config("sgd");
+        double[] normalStart = ParameterLayout.of(normal).initialise(5, DataType.DOUBLE).toDoubleVector();
+        assertArrayEquals(Arrays.copyOf(normalStart, tableStart), Arrays.copyOf(start, tableStart), 0.0,
+                "every other parameter starts as with a random table");
+
+        TrainingState state = TrainingState.start(initial);
+        new LocalSteps(config, state, 10).step(windows(FIRST), Nd4j.createFromArray(new int[] {1, 2}));
+        double[] now = state.parameters.toDoubleVector();
+        Set<Integer> selected = rows(FIRST, config, state);
+        for (int row = 0; row < config.ngramBuckets; row++) {
+            double norm = 0;
+            for (int j = 0; j < d; j++) {
+                norm += Math.abs(now[tableStart + row * d + j]);
+            }
+            if (selected.contains(row)) {
+                assertTrue(norm > 0, "row " + row + " was selected: it learned from zero");
+            } else {
+                assertEquals(0.0, norm, 0.0, "row " + row + " was not selected: it adds nothing yet");
+            }
+        }
+    }
+
+    @Test
+    void anUnknownTableStartIsAClearConfigurationError() {
+        ModelConfig config = config("sgd");
+        config.optimizer.ngramLearningRate = 0.5;
+        config.ngramInit = "uniform";
+        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
+        assertTrue(error.getMessage().contains("ngram_init must be normal or zero, got 'uniform'"), error.getMessage());
+    }
+
+    @Test
     void sgdNeedsItsOwnLearningRate() {
         ModelConfig config = config("sgd");
         IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
