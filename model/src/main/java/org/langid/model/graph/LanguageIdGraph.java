@@ -45,8 +45,6 @@ public final class LanguageIdGraph {
     public static final String NGRAM_TABLE = "ngram_embedding";
     /** With {@code ngram_dim}: the (e, d) projection of the summed n-gram rows. */
     public static final String NGRAM_PROJECTION = "ngram_projection";
-    /** The (ngram width, classes) matrix from the window's mean n-gram sum to the logits ({@code ngram_head}). */
-    public static final String NGRAM_HEAD = "ngram_head";
     public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
@@ -153,9 +151,8 @@ public final class LanguageIdGraph {
             // (bias_add over each window's row of T·d took 4 ms backward here, the outer product 0.5)
             x = x.add(sd.reshape(Attention.expandRows(sd, windowOnes, p.get("position")), -1, d));   // (B·T, d)
         }
-        SDVariable ngrams = null;
         if (config.ngrams()) {
-            ngrams = sd.placeHolder(NGRAMS, dt, -1, config.ngramWidth());                              // (B·T, e)
+            SDVariable ngrams = sd.placeHolder(NGRAMS, dt, -1, config.ngramWidth());                  // (B·T, e)
             x = x.add(config.ngramsProjected() ? sd.mmul(ngrams, p.get(NGRAM_PROJECTION)) : ngrams);  // (B·T, d)
         }
 
@@ -195,17 +192,8 @@ public final class LanguageIdGraph {
         SDVariable poolWeights = sd.reshape(isReal.div(count), -1, 1);                                 // (B·T, 1)
         SDVariable weighted = x.mul(sd.mmul(poolWeights, sd.constant(Nd4j.ones(dt, 1, width))));     // (B·T, w)
         SDVariable pooled = sd.reshape(weighted, -1, t, width).sum(1);                                  // (B, w)
-        SDVariable logits = Attention.linear(sd, pooled, p.get("classifier/w"), p.get("classifier/b"));   // (B, C)
-        if (config.ngramHead) {
-            // mean(n)·W as mean(n·W): SameDiff differentiates an op only when a variable feeds it, so
-            // the placeholder's reader must be the product with W, not the pooling weights (whose
-            // reader would add nothing to the placeholder's gradient: NgramGradientTest).
-            int c = config.classes();
-            SDVariable perPosition = sd.mmul(ngrams, p.get(NGRAM_HEAD));                                   // (B·T, C)
-            SDVariable weightedVotes = perPosition.mul(sd.mmul(poolWeights, sd.constant(Nd4j.ones(dt, 1, c))));  // (B·T, C)
-            logits = logits.add(sd.reshape(weightedVotes, -1, t, c).sum(1));                             // (B, C)
-        }
-        logits = logits.rename(LOGITS);                                                                 // (B, C)
+        SDVariable logits = Attention.linear(sd, pooled, p.get("classifier/w"), p.get("classifier/b"))
+                .rename(LOGITS);                                                                        // (B, C)
         sd.nn.softmax(PROBABILITIES, logits, -1);                                                        // (B, C)
         if (training) {
             SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)

@@ -68,14 +68,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * text lands on it, instead of noise.
      */
     public String ngramInit = NGRAM_INIT_NORMAL;
-    /**
-     * A second way from the n-grams to the answer, beside the attention block: the mean over the
-     * window's positions of their summed n-gram rows, times a learned (ngram width, classes)
-     * matrix, added to the logits (fastText's classifier, inside the graph). The block's path ends
-     * in a layer norm per position, which caps what one telling n-gram can weigh; this one does
-     * not. Starts at zero: the model starts as it would without it.
-     */
-    public boolean ngramHead = false;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -200,9 +192,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (!NGRAM_INIT_NORMAL.equals(ngramInit) && !NGRAM_INIT_ZERO.equals(ngramInit)) {
             problems.add("ngram_init must be " + NGRAM_INIT_NORMAL + " or " + NGRAM_INIT_ZERO + ", got '" + ngramInit + "'");
-        }
-        if (ngramHead && ngramBuckets <= 0) {
-            problems.add("ngram_head needs n-grams (ngram_buckets > 0)");
         }
         if (ngramDim < 0) {
             problems.add("ngram_dim must be 0 (d_model, no projection) or more, got " + ngramDim);

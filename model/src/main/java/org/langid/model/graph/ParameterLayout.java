@@ -73,9 +73,6 @@ public final class ParameterLayout {
         if (config.ngramsProjected()) {
             b.add(LanguageIdGraph.NGRAM_PROJECTION, Init.XAVIER, config.ngramDim, d);
         }
-        if (config.ngramHead) {
-            b.add(LanguageIdGraph.NGRAM_HEAD, Init.ZEROS, config.ngramWidth(), config.classes());
-        }
         if (config.ngrams()) {
             // Last, so that every other parameter starts as it would without n-grams.
             b.add(LanguageIdGraph.NGRAM_TABLE, ModelConfig.NGRAM_INIT_ZERO.equals(config.ngramInit) ? Init.ZEROS : Init.NORMAL_SMALL,

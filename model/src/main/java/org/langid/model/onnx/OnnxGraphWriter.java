@@ -93,7 +93,6 @@ public final class OnnxGraphWriter {
                 floatScalar("masked", -1e9f))), longs("mask_axes", 1, 2)));                              // (B, 1, 1, T)
 
         String x;
-        String ngramSums = null;                                                                          // (B, T, e)
         String[] firstQkv = null;
         if (firstBlockTabled) {
             graph.addInitializer(firstBlockTable(p));                                                       // (T·S, 4d)
@@ -122,7 +121,6 @@ public final class OnnxGraphWriter {
             }
             if (config.ngrams()) {
                 String ngrams = ngramRows();                                                               // (B, T, e)
-                ngramSums = ngrams;
                 if (config.ngramsProjected()) {
                     ngrams = node("MatMul", List.of(ngrams, LanguageIdGraph.NGRAM_PROJECTION));          // (B, T, d)
                 }
@@ -174,11 +172,6 @@ public final class OnnxGraphWriter {
         String pooled = node("ReduceSum", List.of(node("Mul", List.of(x, poolWeights)), "pool_axis"),
                 a -> a.add(intAttribute("keepdims", 0)));                                                  // (B, w)
         String logits = linear(pooled, "classifier/w", "classifier/b");                                    // (B, C)
-        if (config.ngramHead) {
-            String meanNgrams = node("ReduceSum", List.of(node("Mul", List.of(ngramSums, poolWeights)), "pool_axis"),
-                    a -> a.add(intAttribute("keepdims", 0)));                                              // (B, e)
-            logits = node("Add", List.of(logits, node("MatMul", List.of(meanNgrams, LanguageIdGraph.NGRAM_HEAD))));   // (B, C)
-        }
         graph.addNode(Onnx.NodeProto.newBuilder().setOpType("Softmax").addInput(logits).addOutput(OUTPUT)
                 .setName("probabilities").addAttribute(intAttribute("axis", -1)));                       // (B, C)
         if (width != config.pooledWidth()) {
