@@ -198,8 +198,21 @@ public final class LanguageIdGraph {
         if (training) {
             SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)
             SDVariable target = sd.oneHot(labels, config.classes(), -1, 1.0, 0.0, dt);                  // (B, C)
-            SDVariable loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
-                    config.labelSmoothing);                                                            // ()
+            SDVariable loss;
+            if (ModelConfig.LOSS_OVA.equals(config.loss)) {
+                // Per window, the sum over the languages of the sigmoid cross-entropy, in its stable form
+                // max(z, 0) - z·y + log(1 + exp(-|z|)); mean over the windows. Written from primitives:
+                // SameDiff M2.1 seeds a loss op's backward with 1, so sd.loss.sigmoidCrossEntropy(…).mul(C)
+                // had the gradient of the mean over (B, C), a C-th of the loss's (finite differences).
+                SDVariable smoothed = config.labelSmoothing > 0
+                        ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / 2) : target;  // (B, C)
+                SDVariable perEntry = sd.math.max(logits, sd.zerosLike(logits)).sub(logits.mul(smoothed))
+                        .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
+                loss = perEntry.sum(1).mean().rename(LOSS);                                              // ()
+            } else {
+                loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
+                        config.labelSmoothing);                                                        // ()
+            }
             sd.setLossVariables(loss);
         }
     }

@@ -26,6 +26,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public static final String SEED = "seed";
     public static final String NGRAM_INIT_NORMAL = "normal";
     public static final String NGRAM_INIT_ZERO = "zero";
+    public static final String LOSS_SOFTMAX = "softmax";
+    public static final String LOSS_OVA = "ova";
 
     public int window = 16;
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
@@ -41,6 +43,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * on each other one (C languages); 0: plain cross-entropy. Training only.
      */
     public double labelSmoothing = 0.0;
+    /**
+     * Training loss: softmax (cross-entropy of the softmax over the languages) or ova (one
+     * versus all, fastText's {@code -loss ova}: an independent sigmoid cross-entropy per
+     * language, summed over the languages). Serving takes the softmax of the logits either way,
+     * so the argmax is the same function of the logits.
+     */
+    public String loss = LOSS_SOFTMAX;
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -206,6 +215,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (labelSmoothing < 0 || labelSmoothing >= 1) {
             problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
+        }
+        if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
+            problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");
         }
         if (!"adam".equals(optimizer.name)) {
             problems.add("optimizer.name '" + optimizer.name + "' is not supported (adam)");

@@ -80,6 +80,35 @@ class LanguageIdGraphTest {
         assertEquals(expected / 2, loss(sd, feed), 1e-9);
     }
 
+    @Test
+    void oneVersusAllLossSumsASigmoidCrossEntropyPerLanguageAndItsGradientsMatchFiniteDifferences() {
+        ModelConfig config = tiny();
+        config.loss = ModelConfig.LOSS_OVA;
+        checkGradients(config);
+
+        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
+        SameDiff sd = LanguageIdGraph.build(config, parameters, true).sameDiff();
+        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), 1, 2);
+        INDArray logits = sd.output(feed, LanguageIdGraph.LOGITS).get(LanguageIdGraph.LOGITS);
+        // Per window: -log σ(z) on the labelled language, -log(1 - σ(z)) on each other; mean over windows.
+        int[] labels = {1, 2};
+        double expected = 0;
+        for (int row = 0; row < 2; row++) {
+            for (int language = 0; language < 3; language++) {
+                double sigmoid = 1 / (1 + Math.exp(-logits.getDouble(row, language)));
+                expected -= Math.log(language == labels[row] ? sigmoid : 1 - sigmoid);
+            }
+        }
+        assertEquals(expected / 2, loss(sd, feed), 1e-9);
+    }
+
+    @Test
+    void anUnknownLossIsNamed() {
+        ConfigException problem = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  languages: [en]\n  loss: hinge\n", "m.yaml").section("model", ModelConfig.class));
+        assertTrue(problem.getMessage().contains("loss must be softmax or ova, got 'hinge'"), problem.getMessage());
+    }
+
     /** Central differences on every parameter, double precision, against SameDiff's gradients. */
     private static void checkGradients(ModelConfig config) {
         ParameterLayout layout = ParameterLayout.of(config);
