@@ -204,9 +204,10 @@ public final class LanguageIdGraph {
                 // max(z, 0) - z·y + log(1 + exp(-|z|)); mean over the windows. Written from primitives:
                 // SameDiff M2.1 seeds a loss op's backward with 1, so sd.loss.sigmoidCrossEntropy(…).mul(C)
                 // had the gradient of the mean over (B, C), a C-th of the loss's (finite differences).
+                // Label smoothing gives the same target as softmax's: 1 - ε + ε/C and ε/C.
                 SDVariable smoothed = config.labelSmoothing > 0
-                        ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / 2) : target;  // (B, C)
-                SDVariable perEntry = sd.math.max(logits, sd.zerosLike(logits)).sub(logits.mul(smoothed))
+                        ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / config.classes()) : target; // (B, C)
+                SDVariable perEntry = relu(logits).sub(logits.mul(smoothed))
                         .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
                 loss = perEntry.sum(1).mean().rename(LOSS);                                              // ()
             } else {

@@ -64,20 +64,15 @@ class LanguageIdGraphTest {
         config.labelSmoothing = 0.2;
         checkGradients(config);
 
-        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
-        SameDiff sd = LanguageIdGraph.build(config, parameters, true).sameDiff();
-        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), 1, 2);
-        INDArray probabilities = sd.output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
-        // Target: 1 - 0.2 + 0.2/3 on the labelled language, 0.2/3 on the two others.
-        int[] labels = {1, 2};
+        TwoWindows two = TwoWindows.of(config);
+        INDArray probabilities = two.output(LanguageIdGraph.PROBABILITIES);
         double expected = 0;
         for (int row = 0; row < 2; row++) {
             for (int language = 0; language < 3; language++) {
-                double target = (language == labels[row] ? 0.8 : 0.0) + 0.2 / 3;
-                expected -= target * Math.log(probabilities.getDouble(row, language));
+                expected -= two.target(row, language, 0.2) * Math.log(probabilities.getDouble(row, language));
             }
         }
-        assertEquals(expected / 2, loss(sd, feed), 1e-9);
+        assertEquals(expected / 2, two.loss(), 1e-9);
     }
 
     @Test
@@ -85,21 +80,22 @@ class LanguageIdGraphTest {
         ModelConfig config = tiny();
         config.loss = ModelConfig.LOSS_OVA;
         checkGradients(config);
-
-        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
-        SameDiff sd = LanguageIdGraph.build(config, parameters, true).sameDiff();
-        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), 1, 2);
-        INDArray logits = sd.output(feed, LanguageIdGraph.LOGITS).get(LanguageIdGraph.LOGITS);
-        // Per window: -log σ(z) on the labelled language, -log(1 - σ(z)) on each other; mean over windows.
-        int[] labels = {1, 2};
-        double expected = 0;
-        for (int row = 0; row < 2; row++) {
-            for (int language = 0; language < 3; language++) {
-                double sigmoid = 1 / (1 + Math.exp(-logits.getDouble(row, language)));
-                expected -= Math.log(language == labels[row] ? sigmoid : 1 - sigmoid);
+        for (double smoothing : new double[] {0, 0.2}) {
+            config.labelSmoothing = smoothing;
+            TwoWindows two = TwoWindows.of(config);
+            INDArray logits = two.output(LanguageIdGraph.LOGITS);
+            // Per window: -t·log σ(z) - (1 - t)·log(1 - σ(z)) summed over the languages, t the target
+            // (1 and 0 unsmoothed: -log σ(z) on the labelled language, -log(1 - σ(z)) on each other); mean over windows.
+            double expected = 0;
+            for (int row = 0; row < 2; row++) {
+                for (int language = 0; language < 3; language++) {
+                    double sigmoid = 1 / (1 + Math.exp(-logits.getDouble(row, language)));
+                    double target = two.target(row, language, smoothing);
+                    expected -= target * Math.log(sigmoid) + (1 - target) * Math.log(1 - sigmoid);
+                }
             }
+            assertEquals(expected / 2, two.loss(), 1e-9, "label smoothing " + smoothing);
         }
-        assertEquals(expected / 2, loss(sd, feed), 1e-9);
     }
 
     @Test
@@ -107,6 +103,29 @@ class LanguageIdGraphTest {
         ConfigException problem = assertThrows(ConfigException.class,
                 () -> ConfigTree.parse("model:\n  languages: [en]\n  loss: hinge\n", "m.yaml").section("model", ModelConfig.class));
         assertTrue(problem.getMessage().contains("loss must be softmax or ova, got 'hinge'"), problem.getMessage());
+    }
+
+    /** The training graph of {@code config} (parameters from seed 3) fed two windows, labelled 1 and 2: the losses computed by hand. */
+    private record TwoWindows(SameDiff sd, Map<String, INDArray> feed, int[] labels) {
+        static TwoWindows of(ModelConfig config) {
+            INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
+            int[] labels = {1, 2};
+            return new TwoWindows(LanguageIdGraph.build(config, parameters, true).sameDiff(),
+                    LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels), labels);
+        }
+
+        INDArray output(String name) {
+            return sd.output(feed, name).get(name);
+        }
+
+        double loss() {
+            return LanguageIdGraphTest.loss(sd, feed);
+        }
+
+        /** The training target of one language of a window: 1 - ε + ε/3 on its label, ε/3 on the two others. */
+        double target(int row, int language, double smoothing) {
+            return (language == labels[row] ? 1 - smoothing : 0.0) + smoothing / 3;
+        }
     }
 
     /** Central differences on every parameter, double precision, against SameDiff's gradients. */
