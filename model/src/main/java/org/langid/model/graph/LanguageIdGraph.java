@@ -19,8 +19,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *     [+ n-grams: placeholder, the sum of each position's n-gram rows]     (B·T, d)
  *   → transformer: N × [x + MHA(LN(x)); x + FFN(LN(x))], LN              (B·T, d)
  *     seed:        softmax(Q·Kᵀ [/√hs])·V, single head, no residual      (B·T, hs)
- *   → mean over the non-padding positions, or with pooling: attention,     (B, d)
- *     softmax over them of x_i · query, weighting x_i
+ *   → mean over the non-padding positions                                 (B, d)
  *   → linear → logits                                                     (B, C)
  * </pre>
  * Placeholders: {@value #WINDOWS} (INT32, [B, T]) and, for training, {@value #LABELS}
@@ -46,8 +45,6 @@ public final class LanguageIdGraph {
     public static final String NGRAM_TABLE = "ngram_embedding";
     /** With {@code ngram_dim}: the (e, d) projection of the summed n-gram rows. */
     public static final String NGRAM_PROJECTION = "ngram_projection";
-    /** With {@code pooling: attention}: the (w, 1) query whose product with each position weighs it. */
-    public static final String POOL_QUERY = "pool/query";
     public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
@@ -190,17 +187,9 @@ public final class LanguageIdGraph {
             width = d;
         }
 
-        SDVariable poolWeights;                                                                         // (B·T, 1)
-        if (config.attentionPooling()) {
-            // Softmax over the real positions of x_i · query; padding gets -1e9 before it (weight 0).
-            SDVariable scores = sd.reshape(sd.mmul(x, p.get(POOL_QUERY)), -1, t)
-                    .add(isReal.rsub(1.0).mul(-1e9));                                                     // (B, T)
-            poolWeights = sd.reshape(sd.nn.softmax(scores, 1), -1, 1);                                   // (B·T, 1)
-        } else {
-            // Mean over the real (non-padding) positions, as a weighted sum.
-            SDVariable count = sd.math.max(isReal.sum(true, 1), windowOnes);                           // (B, 1)
-            poolWeights = sd.reshape(isReal.div(count), -1, 1);                                         // (B·T, 1)
-        }
+        // Mean over the real (non-padding) positions, as a weighted sum.
+        SDVariable count = sd.math.max(isReal.sum(true, 1), windowOnes);                               // (B, 1)
+        SDVariable poolWeights = sd.reshape(isReal.div(count), -1, 1);                                 // (B·T, 1)
         SDVariable weighted = x.mul(sd.mmul(poolWeights, sd.constant(Nd4j.ones(dt, 1, width))));     // (B·T, w)
         SDVariable pooled = sd.reshape(weighted, -1, t, width).sum(1);                                  // (B, w)
         SDVariable logits = Attention.linear(sd, pooled, p.get("classifier/w"), p.get("classifier/b"))

@@ -16,8 +16,7 @@ import org.langid.text.LanguageCodes;
  *       no norm, no feed-forward; with {@code scaled: false} and {@code positional: false} it is
  *       exactly the tutorial's model.</li>
  * </ul>
- * Both end in a pooling over positions (padding excluded: a mean, or a learned attention
- * weighting, {@code pooling}) and one linear layer to the languages.
+ * Both end in a mean over positions (padding excluded) and one linear layer to the languages.
  */
 public class ModelConfig implements ValidatedConfig, java.io.Serializable {
 
@@ -29,8 +28,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public static final String NGRAM_INIT_ZERO = "zero";
     public static final String LOSS_SOFTMAX = "softmax";
     public static final String LOSS_OVA = "ova";
-    public static final String POOLING_MEAN = "mean";
-    public static final String POOLING_ATTENTION = "attention";
 
     public int window = 16;
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
@@ -53,12 +50,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * so the argmax is the same function of the logits.
      */
     public String loss = LOSS_SOFTMAX;
-    /**
-     * How the positions become one vector: mean (every real position alike) or attention (a
-     * softmax over the real positions of each one's product with a learned query vector, which
-     * starts at zero, so training starts from the mean and learns which positions to weigh).
-     */
-    public String pooling = POOLING_MEAN;
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -140,11 +131,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     /** Width of the pooled representation fed to the final linear layer. */
     public int pooledWidth() {
         return SEED.equals(block) ? headSize : dModel;
-    }
-
-    /** Whether positions are pooled by a learned attention weighting instead of the mean. */
-    public boolean attentionPooling() {
-        return POOLING_ATTENTION.equals(pooling);
     }
 
     /** Whether the input includes the hashed character n-grams. */
@@ -229,9 +215,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (labelSmoothing < 0 || labelSmoothing >= 1) {
             problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
-        }
-        if (!POOLING_MEAN.equals(pooling) && !POOLING_ATTENTION.equals(pooling)) {
-            problems.add("pooling must be " + POOLING_MEAN + " or " + POOLING_ATTENTION + ", got '" + pooling + "'");
         }
         if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
             problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");

@@ -70,10 +70,6 @@ public final class ParameterLayout {
         }
         b.add("classifier/w", Init.XAVIER, config.pooledWidth(), config.classes());
         b.add("classifier/b", Init.ZEROS, config.classes());
-        if (config.attentionPooling()) {
-            // Zeros: every real position weighs the same at the start, as the mean pooling.
-            b.add(LanguageIdGraph.POOL_QUERY, Init.ZEROS, config.pooledWidth(), 1);
-        }
         if (config.ngramsProjected()) {
             b.add(LanguageIdGraph.NGRAM_PROJECTION, Init.XAVIER, config.ngramDim, d);
         }

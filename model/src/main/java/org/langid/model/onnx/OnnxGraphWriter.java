@@ -165,20 +165,10 @@ public final class OnnxGraphWriter {
             width = d;
         }
 
-        String poolWeights;                                                                                // (B, T, 1)
-        if (config.attentionPooling()) {
-            // Softmax over the real positions of x_i · query (LanguageIdGraph); padding gets -1e9.
-            String padding = node("Mul", List.of(node("Sub", List.of("one", isReal)), "masked"));           // (B, T)
-            String scores = node("Add", List.of(node("MatMul", List.of(x, LanguageIdGraph.POOL_QUERY)),
-                    node("Unsqueeze", List.of(padding, longs("weight_axis", 2)))));                         // (B, T, 1)
-            poolWeights = node("Softmax", List.of(scores), a -> a.add(intAttribute("axis", 1)));          // (B, T, 1)
-            longs("pool_axis", 1);
-        } else {
-            // Mean over the real (non-padding) positions, as a weighted sum.
-            String count = node("Max", List.of(node("ReduceSum", List.of(isReal, longs("pool_axis", 1)),
-                    a -> a.add(intAttribute("keepdims", 1))), floatScalar("at_least_one", 1f)));         // (B, 1)
-            poolWeights = node("Unsqueeze", List.of(node("Div", List.of(isReal, count)), longs("weight_axis", 2))); // (B, T, 1)
-        }
+        // Mean over the real (non-padding) positions, as a weighted sum.
+        String count = node("Max", List.of(node("ReduceSum", List.of(isReal, longs("pool_axis", 1)),
+                a -> a.add(intAttribute("keepdims", 1))), floatScalar("at_least_one", 1f)));             // (B, 1)
+        String poolWeights = node("Unsqueeze", List.of(node("Div", List.of(isReal, count)), longs("weight_axis", 2))); // (B, T, 1)
         String pooled = node("ReduceSum", List.of(node("Mul", List.of(x, poolWeights)), "pool_axis"),
                 a -> a.add(intAttribute("keepdims", 0)));                                                  // (B, w)
         String logits = linear(pooled, "classifier/w", "classifier/b");                                    // (B, C)

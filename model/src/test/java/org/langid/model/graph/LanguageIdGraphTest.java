@@ -105,37 +105,6 @@ class LanguageIdGraphTest {
         assertTrue(problem.getMessage().contains("loss must be softmax or ova, got 'hinge'"), problem.getMessage());
     }
 
-    @Test
-    void attentionPoolingStartsAsTheMeanAndItsGradientsMatchFiniteDifferences() {
-        ModelConfig attention = tiny();
-        attention.pooling = ModelConfig.POOLING_ATTENTION;
-        checkGradients(attention);
-        // The query starts at zero: every real position weighs the same, so the outputs are the mean's.
-        // Its parameter comes after every other of this shape, so the same seed gives both the same rest.
-        Map<String, INDArray> twoWindows = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, ParameterLayout.PAD, ParameterLayout.PAD, ParameterLayout.PAD}}));
-        INDArray pooledByAttention = probabilities(attention, 3, twoWindows);
-        assertArrayEquals(probabilities(tiny(), 3, twoWindows).data().asDouble(), pooledByAttention.data().asDouble(), 1e-12);
-        // A query that prefers some positions changes the outputs.
-        INDArray parameters = ParameterLayout.of(attention).initialise(3, DataType.DOUBLE);
-        ParameterLayout.of(attention).views(parameters).get(LanguageIdGraph.POOL_QUERY).assign(Nd4j.createFromArray(3.0, -2.0, 1.0, 4.0).reshape(4, 1));
-        INDArray weighted = LanguageIdGraph.build(attention, parameters, false).sameDiff()
-                .output(twoWindows, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
-        assertTrue(weighted.sub(pooledByAttention).amaxNumber().doubleValue() > 1e-3, weighted + " against " + pooledByAttention);
-    }
-
-    @Test
-    void anUnknownPoolingIsNamed() {
-        ConfigException problem = assertThrows(ConfigException.class,
-                () -> ConfigTree.parse("model:\n  languages: [en]\n  pooling: max\n", "m.yaml").section("model", ModelConfig.class));
-        assertTrue(problem.getMessage().contains("pooling must be mean or attention, got 'max'"), problem.getMessage());
-    }
-
-    private static INDArray probabilities(ModelConfig config, long seed, Map<String, INDArray> feed) {
-        INDArray parameters = ParameterLayout.of(config).initialise(seed, DataType.DOUBLE);
-        return LanguageIdGraph.build(config, parameters, false).sameDiff()
-                .output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
-    }
-
     /** The training graph of {@code config} (parameters from seed 3) fed two windows, labelled 1 and 2: the losses computed by hand. */
     private record TwoWindows(SameDiff sd, Map<String, INDArray> feed, int[] labels) {
         static TwoWindows of(ModelConfig config) {

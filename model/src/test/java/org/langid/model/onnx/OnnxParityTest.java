@@ -102,29 +102,6 @@ class OnnxParityTest {
         }
     }
 
-    @Test
-    void attentionPoolingIsWrittenAsTrained() throws Exception {
-        ModelConfig config = new ModelConfig();
-        config.languages = java.util.List.of("en", "de", "fr", "es");
-        config.layers = 1;
-        config.ngramBuckets = 509;
-        config.ngramDim = 16;
-        config.pooling = ModelConfig.POOLING_ATTENTION;
-        ParameterLayout layout = ParameterLayout.of(config);
-        INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
-        // A query far from zero, so that the weights differ from the mean's by a lot.
-        layout.views(parameters).get(LanguageIdGraph.POOL_QUERY).assign(Nd4j.rand(org.nd4j.linalg.api.buffer.DataType.FLOAT, config.dModel, 1).subi(0.5).muli(8));
-        layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).muli(50);
-        ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
-        int[] symbols = withPaddedWindows(randomSymbols(4096, config.window, 5), config.window);
-        int rows = symbols.length / config.window;
-        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
-        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
-                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
-            assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
-        }
-    }
-
     /** The windows, then one padded window of each real length 0 … T−1 (all padding included). */
     static int[] withPaddedWindows(byte[] windows, int t) {
         int[] symbols = new int[windows.length + t * t];
