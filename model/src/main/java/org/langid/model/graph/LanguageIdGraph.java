@@ -210,18 +210,6 @@ public final class LanguageIdGraph {
                 SDVariable perEntry = relu(logits).sub(logits.mul(smoothed))
                         .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
                 loss = perEntry.sum(1).mean().rename(LOSS);                                              // ()
-            } else if (config.lossTruncation > 0) {
-                // Per window -Σ t·log softmax(z); windows above the threshold are left out of the
-                // step (their indicator is a constant of the gradient), the mean stays over all B.
-                SDVariable smoothed = config.labelSmoothing > 0
-                        ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / config.classes()) : target; // (B, C)
-                // log softmax from primitives: SameDiff M2.1's logSoftmax op fails when the gradient
-                // function is built (its axis property cannot be copied).
-                SDVariable shifted = logits.sub(logits.max(true, 1));                                   // (B, C)
-                SDVariable logProbabilities = shifted.sub(sd.math.log(sd.math.exp(shifted).sum(true, 1))); // (B, C)
-                SDVariable perWindow = logProbabilities.mul(smoothed).sum(1).neg();                      // (B)
-                SDVariable kept = sd.lt(perWindow, config.lossTruncation).castTo(dt);                   // (B)
-                loss = perWindow.mul(kept).mean().rename(LOSS);                                          // ()
             } else {
                 loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
                         config.labelSmoothing);                                                        // ()

@@ -50,12 +50,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * so the argmax is the same function of the logits.
      */
     public String loss = LOSS_SOFTMAX;
-    /**
-     * Softmax loss only: a training window whose cross-entropy exceeds this many nats (the model
-     * gives its label less than e^-τ) counts nothing in the step, as a likely mislabelled window
-     * (English UI names inside other languages' help). 0: off. Training only.
-     */
-    public double lossTruncation = 0.0;
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -221,9 +215,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (labelSmoothing < 0 || labelSmoothing >= 1) {
             problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
-        }
-        if (lossTruncation < 0 || (lossTruncation > 0 && !LOSS_SOFTMAX.equals(loss))) {
-            problems.add("loss_truncation must be 0 (off) or, with loss softmax, positive; got " + lossTruncation);
         }
         if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
             problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");

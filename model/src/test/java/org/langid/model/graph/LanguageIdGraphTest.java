@@ -99,24 +99,6 @@ class LanguageIdGraphTest {
     }
 
     @Test
-    void lossTruncationLeavesOutTheWindowsAboveItsThreshold() {
-        ModelConfig config = tiny();
-        TwoWindows plain = TwoWindows.of(config);
-        INDArray probabilities = plain.output(LanguageIdGraph.PROBABILITIES);
-        double first = -Math.log(probabilities.getDouble(0, 1));
-        double second = -Math.log(probabilities.getDouble(1, 2));
-        assertEquals((first + second) / 2, plain.loss(), 1e-9);
-        // A threshold between the two windows' losses keeps the smaller one only; the mean stays over both.
-        config.lossTruncation = (first + second) / 2;
-        assertEquals(Math.min(first, second) / 2, TwoWindows.of(config).loss(), 1e-9);
-        checkGradients(config);
-        // A threshold above both: the plain loss.
-        config.lossTruncation = 100;
-        assertEquals(plain.loss(), TwoWindows.of(config).loss(), 1e-9);
-        checkGradients(config);
-    }
-
-    @Test
     void anUnknownLossIsNamed() {
         ConfigException problem = assertThrows(ConfigException.class,
                 () -> ConfigTree.parse("model:\n  languages: [en]\n  loss: hinge\n", "m.yaml").section("model", ModelConfig.class));
