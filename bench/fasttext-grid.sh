@@ -6,6 +6,9 @@
 #   bench/fasttext-grid.sh [WORK_DIR]          default work/fasttext-grid; results in WORK_DIR/grid.tsv (grid-joined.tsv)
 # Environment: GRID="args;args;..." replaces the built-in grid; THREADS (default 2);
 #   JOINED=1 writes every space as _ (langid evaluate's text=joined: a window is one fastText word).
+#   HELD_OUT=PREPARED (e.g. work/udhr/prepared) also scores every window of that prepare output, all
+#   splits, in a last column: for diagnosis (bench/NGRAMS.md, "What our bag of n-grams lacks"),
+#   never for choosing the peer's settings. Results then go to grid[-joined]-held-out.tsv.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${1:-$home/work/fasttext-grid}"
@@ -22,8 +25,17 @@ if [ ! -f "$text/sentences-validation.txt" ]; then
   "$home/bench/fasttext-text.sh" "$prepared" "$text" train validation
 fi
 
+held_out_files=()
+if [ -n "${HELD_OUT:-}" ]; then
+  if [ ! -f "$text/windows-held-out.txt" ]; then
+    "$home/bench/fasttext-text.sh" "$HELD_OUT" "$work/held-out-text" train validation test
+    cat "$work"/held-out-text/windows-{train,validation,test}.txt > "$text/windows-held-out.txt"
+  fi
+  held_out_files=(windows-held-out)
+fi
+
 if [ "${JOINED:-0}" = 1 ]; then
-  for file in windows-train windows-validation sentences-validation; do
+  for file in windows-train windows-validation sentences-validation "${held_out_files[@]}"; do
     [ -f "$text-joined/$file.txt" ] && continue
     mkdir -p "$text-joined"
     sed -E 's/ /_/g; s/^(__label__[a-z]+)_/\1 /' "$text/$file.txt" > "$text-joined/$file.txt"
@@ -53,9 +65,12 @@ accuracy() {
     | awk '{ correct += ($1 == $2) } END { printf "%.4f", correct / NR }'
 }
 
-results="$work/grid.tsv"
-[ "${JOINED:-0}" = 1 ] && results="$work/grid-joined.tsv"
-[ -f "$results" ] || printf 'arguments\ttrain_seconds\tvalidation_windows\tvalidation_sentences\tmodel_mb\n' > "$results"
+results="$work/grid"
+[ "${JOINED:-0}" = 1 ] && results="$results-joined"
+[ -n "${HELD_OUT:-}" ] && results="$results-held-out"
+results="$results.tsv"
+[ -f "$results" ] || printf 'arguments\ttrain_seconds\tvalidation_windows\tvalidation_sentences\tmodel_mb%s\n' \
+  "${HELD_OUT:+\theld_out_windows}" > "$results"
 while IFS= read -r arguments; do
   [ -n "$arguments" ] || continue
   if grep -qF -- "$arguments	" "$results"; then echo "done before: $arguments"; continue; fi
@@ -68,6 +83,8 @@ while IFS= read -r arguments; do
   windows=$(accuracy "$model.bin" "$text/windows-validation.txt")
   sentences=$(accuracy "$model.bin" "$text/sentences-validation.txt")
   size=$(( $(stat -c %s "$model.bin") / 1000000 ))
-  printf '%s\t%.0f\t%s\t%s\t%s\n' "$arguments" "$seconds" "$windows" "$sentences" "$size" | tee -a "$results"
+  held_out=""
+  [ -n "${HELD_OUT:-}" ] && held_out="	$(accuracy "$model.bin" "$text/windows-held-out.txt")"
+  printf '%s\t%.0f\t%s\t%s\t%s%s\n' "$arguments" "$seconds" "$windows" "$sentences" "$size" "$held_out" | tee -a "$results"
   rm -f "$model.bin" "$model.vec"
 done <<<"$grid"

@@ -21,12 +21,12 @@ seconds=$(( $(date +%s) - start ))
 ./langid evaluate -m "$out/artefact" --windows work/udhr/prepared/windows --sentences work/udhr/prepared/sentences \
   "${engine[@]}" -o "$out/udhr" > "$out/udhr.log" 2>&1
 ./langid evaluate -m "$out/artefact" -i work/detect/prepared "${engine[@]}" -o "$out/test" > "$out/test.log" 2>&1
-python3 - "$out" "$seconds" <<'PY'
+PYTHONPATH="$home/bench" python3 - "$out" "$seconds" <<'PY'
 import json, os, sys
+import report_tables as rt
 out, seconds = sys.argv[1:]
 def accuracy(report, level):
-    detectors = {d["name"]: d for d in json.load(open(f"{out}/{report}/report.json"))["detectors"]}
-    return 100 * detectors["langid"][level]["accuracy"]
+    return 100 * rt.by_name(rt.load(f"{out}/{report}/report.json"))["langid"][level]["accuracy"]
 metrics = f"{out}/train/metrics.jsonl"
 validation = [json.loads(l).get("validation_accuracy") for l in open(metrics)] if os.path.exists(metrics) else []
 validation = [v for v in validation if v]
