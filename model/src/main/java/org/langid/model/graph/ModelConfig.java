@@ -219,8 +219,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
             problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");
         }
-        if (!"adam".equals(optimizer.name)) {
-            problems.add("optimizer.name '" + optimizer.name + "' is not supported (adam)");
+        if (!List.of("adam", "sgd").contains(optimizer.name)) {
+            problems.add("optimizer.name '" + optimizer.name + "' is not one of adam, sgd");
         }
         if (!(optimizer.learningRate > 0)) {
             problems.add("optimizer.learning_rate must be positive, got " + optimizer.learningRate);

@@ -130,10 +130,14 @@ public final class LocalSteps {
 
     /**
      * Adam on a range of the flat vector (null: all of it), in place: the gradient becomes the
-     * update, the moments advance.
+     * update, the moments advance. With {@code optimizer.name: sgd}, plain SGD instead.
      */
     private void adam(org.nd4j.linalg.indexing.INDArrayIndex range, double rate) {
         INDArray update = range == null ? gradient : gradient.get(range);
+        if ("sgd".equals(config.optimizer.name)) {   // plain SGD, fastText's learning; the moments stay zero
+            (range == null ? state.parameters : state.parameters.get(range)).subi(update.mul(rate));
+            return;
+        }
         Nd4j.exec(new AdamUpdater(update, range == null ? secondMoment : secondMoment.get(range),
                 range == null ? firstMoment : firstMoment.get(range), rate,
                 config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Rewrites joined fastText window text (bench/fasttext-grid.sh, JOINED=1) as explicit feature
+tokens, so that fastText (-minn 0 -maxn 0 -wordNgrams 1: every token a word of its own, exact ids)
+learns a bag of exactly these features (bench/NGRAMS.md, twelfth session):
+  ours       each character, and the n-grams of orders 2..MAXN ending at each position, inside the window
+  edges      fastText's own character n-grams of "<window>" (orders 1..MAXN, no lone mark)
+  edgesword  edges and the whole window as one more token
+  ours_pos   ours and each character with its position
+
+  bench/fasttext-features.py MODE [MAXN] < joined.txt > tokens.txt"""
+import sys
+mode = sys.argv[1]
+maxn = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+out = sys.stdout
+for line in sys.stdin:
+    label, _, w = line.rstrip("\n").partition(" ")
+    toks = []
+    if mode in ("ours", "ours_pos"):
+        for i in range(len(w)):
+            toks.append("1" + w[i])
+            for n in range(2, maxn + 1):
+                if i - n + 1 >= 0:
+                    toks.append(str(n) + w[i - n + 1:i + 1])
+        if mode == "ours_pos":
+            toks += ["p%d%s" % (i, w[i]) for i in range(len(w))]
+    elif mode == "edges":
+        m = "<" + w + ">"
+        for i in range(len(m)):
+            for n in range(1, maxn + 1):
+                if i + n > len(m):
+                    break
+                if n == 1 and (i == 0 or i == len(m) - 1):
+                    continue
+                toks.append(str(n) + m[i:i + n])
+    elif mode == "edgesword":
+        m = "<" + w + ">"
+        toks.append("W" + w)
+        for i in range(len(m)):
+            for n in range(1, maxn + 1):
+                if i + n > len(m):
+                    break
+                if n == 1 and (i == 0 or i == len(m) - 1):
+                    continue
+                toks.append(str(n) + m[i:i + n])
+    out.write(label + " " + " ".join(toks) + "\n")
