@@ -20,6 +20,7 @@ p.add_argument("--e", type=int, default=16); p.add_argument("--d", type=int, def
 p.add_argument("--epochs", type=float, default=0.364); p.add_argument("--sched", default="cosine")
 p.add_argument("--reduce", default="mean"); p.add_argument("--warmup", type=int, default=100)
 p.add_argument("--seed", type=int, default=1); p.add_argument("--threads", type=int, default=1); p.add_argument("--text", required=True)
+p.add_argument("--stage2", type=float, default=0)   # then this many epochs with the blocks switched on: Adam 0.002 on blocks and head, batch 256, table frozen
 a = p.parse_args()
 torch.manual_seed(a.seed); np.random.seed(a.seed); torch.set_num_threads(a.threads)
 z = np.load(a.text.rstrip("/") + "/torch-features-ours.npz")
@@ -39,11 +40,12 @@ class Model(nn.Module):
             s.blocks.append(nn.ModuleDict(dict(ln1=nn.LayerNorm(a.d), att=nn.MultiheadAttention(a.d, 4, batch_first=True),
                                                ln2=nn.LayerNorm(a.d), f1=nn.Linear(a.d, 128), f2=nn.Linear(128, a.d))))
         s.ln = nn.LayerNorm(a.d); s.out = nn.Linear(a.d, C)
+        s.use_blocks = not a.stage2
     def forward(s, x):
         c = torch.from_numpy(cmap)[x[:, :, 0].clamp(min=0)]
         g = x[:, :, 1:]; g = torch.where(g >= 0, g, torch.full_like(g, V))
         h = s.char(c) + s.pos + s.proj(s.table(g).sum(2))                       # (B, T, d)
-        for b in s.blocks:
+        for b in (s.blocks if s.use_blocks else []):
             n = b["ln1"](h); h = h + b["att"](n, n, n, need_weights=False)[0]
             h = h + b["f2"](F.relu(b["f1"](b["ln2"](h))))
         return s.out(s.ln(h).mean(1))
@@ -82,4 +84,14 @@ for step in range(steps):
     for o, _ in groups: o.step()
     if step % 1000 == 0 and step:
         print(f"\r{step}/{steps} {time.time() - t0:.0f}s", end="", file=sys.stderr)
+if a.stage2:
+    print(f"stage 1 (no blocks): val {evaluate(Xva, yva):.2f} held_out {evaluate(Xho, yho):.2f}", file=sys.stderr)
+    m.use_blocks = True
+    m.table.weight.requires_grad_(False)
+    opt2 = torch.optim.Adam([q for n, q in m.named_parameters() if n != "table.weight"], lr=0.002)
+    steps2 = int(a.stage2 * len(ytr) / 256); order2 = np.random.permutation(len(ytr))
+    for step in range(steps2):
+        for g in opt2.param_groups: g["lr"] = 0.002 * 0.5 * (1 + math.cos(math.pi * step / steps2)) * min(1, step / 100)
+        idx = order2[step * 256:(step + 1) * 256]
+        opt2.zero_grad(); F.cross_entropy(m(Xt[idx]), Yt[idx]).backward(); opt2.step()
 print(f"full {' '.join(sys.argv[1:])}: val {evaluate(Xva, yva):.2f} held_out {evaluate(Xho, yho):.2f} ({time.time() - t0:.0f}s)")
