@@ -170,7 +170,7 @@ public final class BenchCommand implements Runnable {
                 System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
                 return 0;
             } finally {
-                session.stop();
+                SparkShutdown.stop(session);
             }
         }
 
@@ -319,7 +319,7 @@ public final class BenchCommand implements Runnable {
                 System.out.println("frequency for <=5% overhead: " + (enough != null ? enough : "none of " + frequencies));
                 return 0;
             } finally {
-                session.stop();
+                SparkShutdown.stop(session);
             }
         }
     }
@@ -393,7 +393,7 @@ public final class BenchCommand implements Runnable {
                         candidates);
                 report = org.langid.jobs.evaluate.EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates);
             } finally {
-                spark.stop();
+                SparkShutdown.stop(spark);
             }
             var ours = report.get("detectors").get(0).get("windows");
             var lingua = report.get("detectors").get(1).get("windows");
@@ -443,7 +443,7 @@ public final class BenchCommand implements Runnable {
                 chosen = org.langid.jobs.evaluate.EvaluateJob.sample(org.langid.jobs.train.WindowsReader.readPath(spark,
                         prepared + "/windows/split=" + split, languages, window), windows);
             } finally {
-                spark.stop();
+                SparkShutdown.stop(spark);
             }
             try (var out = java.nio.file.Files.newBufferedWriter(output, java.nio.charset.StandardCharsets.UTF_8)) {
                 for (int i = 0; i < chosen.size(); i++) {

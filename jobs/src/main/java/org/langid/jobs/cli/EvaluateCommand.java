@@ -146,7 +146,7 @@ public final class EvaluateCommand implements Callable<Integer> {
             EvaluateJob.printSummary(report, System.out);
             System.out.println("report: " + output + "/report.html (and report.json)");
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
         return 0;
     }

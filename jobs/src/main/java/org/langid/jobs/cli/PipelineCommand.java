@@ -140,7 +140,7 @@ public final class PipelineCommand implements Callable<Integer> {
             EvaluateJob.printSummary(report, System.out);
             System.out.printf("evaluate took %.1f s%n", (System.nanoTime() - started) / 1e9);
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
         System.out.println();
         System.out.println("model artefact: " + published);

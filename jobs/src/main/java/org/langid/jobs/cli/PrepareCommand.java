@@ -56,7 +56,7 @@ public final class PrepareCommand implements Callable<Integer> {
             System.out.printf("windows/s: %.0f%n", windows / seconds);
             return 0;
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
     }
 

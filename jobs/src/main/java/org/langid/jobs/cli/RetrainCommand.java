@@ -71,7 +71,7 @@ public final class RetrainCommand implements Callable<Integer> {
             System.out.println(outcome.message());
             return 0;
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
     }
 }

@@ -78,7 +78,7 @@ public final class ScoreCommand implements Callable<Integer> {
             print(summary, output, System.out);
             return 0;
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
     }
 

@@ -68,7 +68,7 @@ public final class TrainCommand implements Callable<Integer> {
             System.out.println("output: " + output);
             return 0;
         } finally {
-            spark.stop();
+            SparkShutdown.stop(spark);
         }
     }
 }
