@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Stops Spark with what its threads print to System.err meanwhile sent to the log file. Spark 3.5
  * sometimes races its own shutdown: a Scala future's callback is rejected by a pool that is
- * already shutting down, and Scala's default reporter prints the RejectedExecutionException's
- * stack trace straight to System.err, after the job's results. The console is for people, so
+ * already shutting down, or a block-manager thread is interrupted, and the stack trace
+ * (RejectedExecutionException, InterruptedException) goes straight to System.err, after the
+ * job's results. The console is for people, so
  * during stop() every thread's System.err goes to the log; it is restored at once after, so the
  * command's own one-line error, printed later, still reaches the console.
  */

@@ -233,6 +233,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (!List.of("dense", "lazy", "sgd").contains(optimizer.ngramUpdates)) {
             problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy, sgd");
+        } else if ("sgd".equals(optimizer.name) && "lazy".equals(optimizer.ngramUpdates)) {
+            problems.add("optimizer.ngram_updates lazy is Adam on the selected rows; with optimizer.name sgd use sgd or dense");
         } else if ("sgd".equals(optimizer.ngramUpdates) != optimizer.ngramLearningRate > 0) {
             problems.add("optimizer.ngram_learning_rate must be positive with ngram_updates sgd, and 0 otherwise, got "
                     + optimizer.ngramLearningRate);

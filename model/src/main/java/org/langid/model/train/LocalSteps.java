@@ -114,14 +114,14 @@ public final class LocalSteps {
         double rate = schedule.at(state.step);
         if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
-            adam(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
+            denseStep(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
             if ("sgd".equals(config.optimizer.ngramUpdates)) {
                 sgdOnTableRows(lastNgramRows, rate * config.optimizer.ngramLearningRate / config.optimizer.learningRate);
             } else {
                 adamOnTableRows(lastNgramRows, rate);
             }
         } else {
-            adam(null, rate);
+            denseStep(null, rate);
         }
         state.step++;
         pushParameters();
@@ -129,10 +129,10 @@ public final class LocalSteps {
     }
 
     /**
-     * Adam on a range of the flat vector (null: all of it), in place: the gradient becomes the
-     * update, the moments advance. With {@code optimizer.name: sgd}, plain SGD instead.
+     * The optimizer's step on a range of the flat vector (null: all of it), in place. Adam: the
+     * gradient becomes the update, the moments advance. {@code optimizer.name: sgd}: plain SGD.
      */
-    private void adam(org.nd4j.linalg.indexing.INDArrayIndex range, double rate) {
+    private void denseStep(org.nd4j.linalg.indexing.INDArrayIndex range, double rate) {
         INDArray update = range == null ? gradient : gradient.get(range);
         if ("sgd".equals(config.optimizer.name)) {   // plain SGD, fastText's learning; the moments stay zero
             (range == null ? state.parameters : state.parameters.get(range)).subi(update.mul(rate));

@@ -174,6 +174,14 @@ class LazyNgramUpdatesTest {
     }
 
     @Test
+    void plainSgdWithLazyAdamOnTheTableIsAClearConfigurationError() {
+        ModelConfig config = config("lazy");
+        config.optimizer.name = "sgd";
+        assertTrue(config.problems().stream().anyMatch(p -> p.contains("with optimizer.name sgd use sgd or dense")),
+                config.problems().toString());
+    }
+
+    @Test
     void anUnknownOptimizerIsAClearConfigurationError() {
         ModelConfig config = config("sgd");
         config.optimizer.ngramLearningRate = 1;
