@@ -12,11 +12,12 @@ batch 256 with the loss averaged, Adam on the rest, SGD on the table, cosine).
 
 DIR is the joined fastText text of bench/fasttext-grid.sh (WORK_DIR/text-joined, made with
 JOINED=1 HELD_OUT=work/udhr/prepared): windows-train.txt, windows-validation.txt and
-windows-held-out.txt (UDHR). The encoded features are cached in DIR/torch-features-*.npz.
+windows-held-out.txt (UDHR). The encoded features are cached in DIR/torch-features-*.npz (bench/torch_common.py).
 Prints: validation and held-out (UDHR) window accuracy. Needs bench/pytorch/setup.sh (Debian's torch:
 run with /usr/bin/python3)."""
-import argparse, time, math, os, sys
-import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
+import argparse, time, math, sys
+import numpy as np, torch, torch.nn as nn
+from torch_common import LANGS, load_features, decay, loss, accuracy
 p = argparse.ArgumentParser()
 p.add_argument("--agg", default="mean_all"); p.add_argument("--loss", default="ova")
 p.add_argument("--bias", action="store_true"); p.add_argument("--opt", default="sgd")
@@ -28,41 +29,7 @@ p.add_argument("--edges", action="store_true"); p.add_argument("--seed", type=in
 p.add_argument("--threads", type=int, default=1); p.add_argument("--text", required=True); p.add_argument("--warmup", type=float, default=0); p.add_argument("--rownorm", action="store_true")   # each table row's gradient averaged over its occurrences (tried: worse)
 a = p.parse_args()
 torch.manual_seed(a.seed); np.random.seed(a.seed); torch.set_num_threads(a.threads)
-LANGS = ["en", "de", "fr", "es", "it", "pt", "nl", "sv"]
-D = a.text.rstrip("/") + "/"
-T, O = 16, 6
-
-def read(name):
-    labels, wins = [], []
-    for line in open(D + name, encoding="utf-8"):
-        lab, _, w = line.rstrip("\n").partition(" ")
-        labels.append(LANGS.index(lab[9:])); wins.append(w)
-    return np.array(labels), wins
-
-cache = D + "torch-features-%s.npz" % ("edges" if a.edges else "ours")
-if os.path.exists(cache):
-    z = np.load(cache); ytr, Xtr, yva, Xva, yho, Xho, V = z["ytr"], z["Xtr"], z["yva"], z["Xva"], z["yho"], z["Xho"], int(z["V"])
-else:
-    vocab = {}
-    def feats(w, grow):
-        # (T, O): at position i the char and the n-grams of orders 2..6 ending at i; -1 none
-        out = np.full((T + (2 if a.edges else 0), O), -1, dtype=np.int64)
-        m = ("<" + w + ">") if a.edges else w
-        for i in range(len(m)):
-            for n in range(1, O + 1):
-                if i - n + 1 < 0: break
-                if a.edges and n == 1 and (i == 0 or i == len(m) - 1): continue
-                g = m[i - n + 1:i + 1]
-                k = vocab.get(g)
-                if k is None and grow: k = vocab[g] = len(vocab)
-                if k is not None: out[i, n - 1] = k
-        return out
-    def enc(name, grow):
-        y, ws = read(name)
-        return y, np.stack([feats(w, grow) for w in ws])
-    ytr, Xtr = enc("windows-train.txt", True); V = len(vocab)
-    yva, Xva = enc("windows-validation.txt", False); yho, Xho = enc("windows-held-out.txt", False)
-    np.savez(cache, ytr=ytr, Xtr=Xtr, yva=yva, Xva=Xva, yho=yho, Xho=Xho, V=V)
+ytr, Xtr, yva, Xva, yho, Xho, V = load_features(a.text, a.edges)
 print("train", len(ytr), "vocab", V, file=sys.stderr)
 P = Xtr.shape[1]
 
@@ -99,32 +66,17 @@ steps = int(a.epochs * len(ytr) / a.batch)
 Xt = torch.from_numpy(Xtr); Yt = torch.from_numpy(ytr)
 order = np.concatenate([np.random.permutation(len(ytr)) for _ in range(math.ceil(a.epochs))])
 
-def lossf(z, y):
-    if a.loss == "ova":
-        t = F.one_hot(y, len(LANGS)).float()
-        l = F.binary_cross_entropy_with_logits(z, t, reduction="none").sum(1)
-    else:
-        l = F.cross_entropy(z, y, reduction="none")
-    return l.sum() if a.reduce == "sum" else l.mean()
-
-def evaluate(X, y):
-    m.eval(); right = 0
-    with torch.no_grad():
-        for i in range(0, len(y), 8192):
-            right += (m(torch.from_numpy(X[i:i + 8192])).argmax(1).numpy() == y[i:i + 8192]).sum()
-    m.train(); return 100 * right / len(y)
-
 t0 = time.time()
 for step in range(steps):
     f = step / steps
-    scale = (1 - f) if a.sched == "linear" else (0.5 * (1 + math.cos(math.pi * f)) if a.sched == "cosine" else 1)
+    scale = decay(f, a.sched)
     if a.warmup and f < a.warmup: scale *= f / a.warmup
     for g in opt_t.param_groups: g["lr"] = table_lr * scale
     for g in opt_d.param_groups: g["lr"] = a.lr * scale
     idx = order[step * a.batch:(step + 1) * a.batch]
     opt_t.zero_grad(); opt_d.zero_grad()
     xb = Xt[idx]
-    lossf(m(xb), Yt[idx]).backward()
+    loss(m(xb), Yt[idx], a.loss, a.reduce).backward()
     if a.rownorm:   # loss summed: dense gradients back to the mean, each table row's to its mean over its occurrences
         for q in dense: q.grad /= len(idx)
         g = m.table.weight.grad.coalesce()
@@ -134,4 +86,4 @@ for step in range(steps):
     opt_t.step(); opt_d.step()
     if step % 2000 == 0 and step:
         print(f"\r{step}/{steps} {time.time() - t0:.0f}s", end="", file=sys.stderr)
-print(f"\n{' '.join(sys.argv[1:])}: val {evaluate(Xva, yva):.2f} held_out {evaluate(Xho, yho):.2f} ({time.time() - t0:.0f}s)")
+print(f"\n{' '.join(sys.argv[1:])}: val {accuracy(m, Xva, yva):.2f} held_out {accuracy(m, Xho, yho):.2f} ({time.time() - t0:.0f}s)")

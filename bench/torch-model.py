@@ -2,15 +2,15 @@
 """Our model in PyTorch (bench/NGRAMS.md, twelfth session), to try training regimes faster than the
 sample protocol: character embedding + position + the window's n-gram rows (16 wide, zero start,
 projected to d) at each position, pre-norm transformer blocks (4 heads, FFN 128), final norm, mean,
-linear. Features as bench/torch-bag.py builds them (exact ids, not hashed buckets; run it once
-first to make the cache): so not our model's exact numbers (the profile's recipe gives 93.19% of
+linear. Features from bench/torch_common.py (exact ids, not hashed buckets): so not our model's exact numbers (the profile's recipe gives 93.19% of
 UDHR windows here against 93.60% in SameDiff), for comparing regimes only.
 
   /usr/bin/python3 bench/torch-model.py --text DIR [--layers N] [--batch B] [--reduce sum|mean]
       [--opt adam|sgd] [--lr X] [--table_lr X] [--block_opt adam|sgd] [--block_lr X]
       [--loss softmax|ova] [--epochs E] [--sched cosine|linear|none] [--warmup STEPS]"""
-import argparse, time, math, os, sys
+import argparse, time, math, sys
 import numpy as np, torch, torch.nn as nn, torch.nn.functional as F
+from torch_common import LANGS, T, load_features, decay, loss, accuracy
 p = argparse.ArgumentParser()
 p.add_argument("--layers", type=int, default=1); p.add_argument("--loss", default="softmax")
 p.add_argument("--opt", default="adam"); p.add_argument("--batch", type=int, default=256)
@@ -23,10 +23,9 @@ p.add_argument("--seed", type=int, default=1); p.add_argument("--threads", type=
 p.add_argument("--stage2", type=float, default=0)   # then this many epochs with the blocks switched on: Adam 0.002 on blocks and head, batch 256, table frozen
 a = p.parse_args()
 torch.manual_seed(a.seed); np.random.seed(a.seed); torch.set_num_threads(a.threads)
-z = np.load(a.text.rstrip("/") + "/torch-features-ours.npz")
-ytr, Xtr, yva, Xva, yho, Xho, V = z["ytr"], z["Xtr"], z["yva"], z["Xva"], z["yho"], z["Xho"], int(z["V"])
+ytr, Xtr, yva, Xva, yho, Xho, V = load_features(a.text)
 chars = np.unique(Xtr[:, :, 0]); cmap = np.full(V + 1, len(chars), dtype=np.int64); cmap[chars] = np.arange(len(chars))
-T, C = 16, 8
+C = len(LANGS)
 
 class Model(nn.Module):
     def __init__(s):
@@ -59,39 +58,27 @@ if block: groups.append((make(block, a.block_opt or a.opt, a.block_lr or a.lr), 
 steps = int(a.epochs * len(ytr) / a.batch)
 Xt = torch.from_numpy(Xtr); Yt = torch.from_numpy(ytr)
 order = np.concatenate([np.random.permutation(len(ytr)) for _ in range(math.ceil(a.epochs))])
-def lossf(zz, y):
-    if a.loss == "ova":
-        l = F.binary_cross_entropy_with_logits(zz, F.one_hot(y, C).float(), reduction="none").sum(1)
-    else:
-        l = F.cross_entropy(zz, y, reduction="none")
-    return l.sum() if a.reduce == "sum" else l.mean()
-def evaluate(X, y):
-    m.eval(); right = 0
-    with torch.no_grad():
-        for i in range(0, len(y), 8192):
-            right += (m(torch.from_numpy(X[i:i + 8192])).argmax(1).numpy() == y[i:i + 8192]).sum()
-    m.train(); return 100 * right / len(y)
 t0 = time.time()
 for step in range(steps):
     f = step / steps
-    scale = (1 - f) if a.sched == "linear" else (0.5 * (1 + math.cos(math.pi * f)) if a.sched == "cosine" else 1)
+    scale = decay(f, a.sched)
     if step < a.warmup: scale *= step / a.warmup
     for o, lr in groups:
         for g in o.param_groups: g["lr"] = lr * scale
         o.zero_grad()
     idx = order[step * a.batch:(step + 1) * a.batch]
-    lossf(m(Xt[idx]), Yt[idx]).backward()
+    loss(m(Xt[idx]), Yt[idx], a.loss, a.reduce).backward()
     for o, _ in groups: o.step()
     if step % 1000 == 0 and step:
         print(f"\r{step}/{steps} {time.time() - t0:.0f}s", end="", file=sys.stderr)
 if a.stage2:
-    print(f"stage 1 (no blocks): val {evaluate(Xva, yva):.2f} held_out {evaluate(Xho, yho):.2f}", file=sys.stderr)
+    print(f"stage 1 (no blocks): val {accuracy(m, Xva, yva):.2f} held_out {accuracy(m, Xho, yho):.2f}", file=sys.stderr)
     m.use_blocks = True
     m.table.weight.requires_grad_(False)
     opt2 = torch.optim.Adam([q for n, q in m.named_parameters() if n != "table.weight"], lr=0.002)
     steps2 = int(a.stage2 * len(ytr) / 256); order2 = np.random.permutation(len(ytr))
     for step in range(steps2):
-        for g in opt2.param_groups: g["lr"] = 0.002 * 0.5 * (1 + math.cos(math.pi * step / steps2)) * min(1, step / 100)
+        for g in opt2.param_groups: g["lr"] = 0.002 * decay(step / steps2, "cosine") * min(1, step / 100)
         idx = order2[step * 256:(step + 1) * 256]
         opt2.zero_grad(); F.cross_entropy(m(Xt[idx]), Yt[idx]).backward(); opt2.step()
-print(f"full {' '.join(sys.argv[1:])}: val {evaluate(Xva, yva):.2f} held_out {evaluate(Xho, yho):.2f} ({time.time() - t0:.0f}s)")
+print(f"full {' '.join(sys.argv[1:])}: val {accuracy(m, Xva, yva):.2f} held_out {accuracy(m, Xho, yho):.2f} ({time.time() - t0:.0f}s)")
