@@ -158,9 +158,8 @@ public final class LocalSteps {
         Nd4j.exec(new AdamUpdater(selected[0], selected[1], selected[2], rate,
                 config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
         selected[3].subi(selected[0]);
-        INDArray indices = Nd4j.createFromArray(rows);
         for (int i = 1; i < tables.length; i++) {
-            Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tables[i], indices, selected[i], 1);
+            TableRows.assign(tables[i], rows, selected[i].data().asDouble());
         }
     }
 
@@ -169,11 +168,7 @@ public final class LocalSteps {
         if (rows == null || rows.length == 0) {
             return;
         }
-        INDArray table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE);                                     // (buckets, d)
-        INDArray indices = Nd4j.createFromArray(rows);
-        INDArray stepped = Nd4j.pullRows(table, 1, rows)                                                      // (u, d)
-                .subi(Nd4j.pullRows(gradientViews.get(LanguageIdGraph.NGRAM_TABLE), 1, rows).muli(rate));
-        Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, table, indices, stepped, 1);
+        TableRows.sgd(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), gradientViews.get(LanguageIdGraph.NGRAM_TABLE), rows, rate);
     }
 
     /**
@@ -260,11 +255,7 @@ public final class LocalSteps {
                 // below, so zeroing the rest (64M values at a million buckets) would be wasted.
                 tableGradient.assign(0);
             }
-            if (ngramRows.length > 0) {
-                Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, tableGradient,
-                        Nd4j.createFromArray(ngramRows), Nd4j.createFromArray(rowGradients).reshape(ngramRows.length, e)
-                                .castTo(gradient.dataType()), 1);
-            }
+            TableRows.assign(tableGradient, ngramRows, rowGradients);
         }
         for (String name : parameterNames) {
             INDArray g = result.getGradients().get(name);

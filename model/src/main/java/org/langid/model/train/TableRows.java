@@ -1,0 +1,124 @@
+package org.langid.model.train;
+
+import org.bytedeco.javacpp.indexer.DoubleIndexer;
+import org.bytedeco.javacpp.indexer.FloatIndexer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Reads and writes chosen rows of a (rows, width) table held by ND4J (the n-gram table, its
+ * gradient and moments), in Java on the table's own buffer. ND4J's {@code scatterUpdate} did the
+ * same for the ~20,000 rows a minibatch of 256 selects and took 30% of a training step's main
+ * thread with a million-row table (JFR, bench/PROFILE.md); these loops touch only those rows.
+ * Values are the table's data type throughout, so results equal the ND4J ops they replace bit
+ * for bit (TableRowsTest).
+ */
+final class TableRows {
+
+    private TableRows() {
+    }
+
+    /** table[rows[i], :] = values[i·width .. (i+1)·width), each value rounded to the table's type. */
+    static void assign(INDArray table, int[] rows, double[] values) {
+        int width = checkedWidth(table, rows, values.length);
+        if (table.dataType() == DataType.FLOAT) {
+            FloatIndexer out = (FloatIndexer) table.data().indexer();
+            for (int i = 0; i < rows.length; i++) {
+                long at = (long) rows[i] * width;
+                int from = i * width;
+                for (int j = 0; j < width; j++) {
+                    out.put(at + j, (float) values[from + j]);
+                }
+            }
+        } else {
+            DoubleIndexer out = (DoubleIndexer) table.data().indexer();
+            for (int i = 0; i < rows.length; i++) {
+                long at = (long) rows[i] * width;
+                int from = i * width;
+                for (int j = 0; j < width; j++) {
+                    out.put(at + j, values[from + j]);
+                }
+            }
+        }
+    }
+
+    /** (rows.length, width) row-major copy of table[rows, :], as doubles. */
+    static double[] gather(INDArray table, int[] rows) {
+        int width = checkedWidth(table, rows, -1);
+        double[] values = new double[rows.length * width];
+        if (table.dataType() == DataType.FLOAT) {
+            FloatIndexer in = (FloatIndexer) table.data().indexer();
+            for (int i = 0; i < rows.length; i++) {
+                long at = (long) rows[i] * width;
+                for (int j = 0; j < width; j++) {
+                    values[i * width + j] = in.get(at + j);
+                }
+            }
+        } else {
+            DoubleIndexer in = (DoubleIndexer) table.data().indexer();
+            for (int i = 0; i < rows.length; i++) {
+                long at = (long) rows[i] * width;
+                for (int j = 0; j < width; j++) {
+                    values[i * width + j] = in.get(at + j);
+                }
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Plain SGD on the chosen rows: table[r, :] −= rate · gradient[r, :], in the table's type
+     * (the product rounded, then the difference: ND4J's muli then subi, which this replaces).
+     */
+    static void sgd(INDArray table, INDArray gradient, int[] rows, double rate) {
+        int width = checkedWidth(table, rows, -1);
+        checkedWidth(gradient, rows, -1);
+        if (table.dataType() != gradient.dataType()) {
+            throw new IllegalArgumentException("table is " + table.dataType() + ", its gradient " + gradient.dataType());
+        }
+        if (table.dataType() == DataType.FLOAT) {
+            FloatIndexer values = (FloatIndexer) table.data().indexer();
+            FloatIndexer gradients = (FloatIndexer) gradient.data().indexer();
+            float r = (float) rate;
+            for (int row : rows) {
+                long at = (long) row * width;
+                for (int j = 0; j < width; j++) {
+                    float step = gradients.get(at + j) * r;
+                    values.put(at + j, values.get(at + j) - step);
+                }
+            }
+        } else {
+            DoubleIndexer values = (DoubleIndexer) table.data().indexer();
+            DoubleIndexer gradients = (DoubleIndexer) gradient.data().indexer();
+            for (int row : rows) {
+                long at = (long) row * width;
+                for (int j = 0; j < width; j++) {
+                    double step = gradients.get(at + j) * rate;
+                    values.put(at + j, values.get(at + j) - step);
+                }
+            }
+        }
+    }
+
+    /** The width of a contiguous row-major (rows, width) FLOAT or DOUBLE table; checks rows and the values' length (-1: none). */
+    private static int checkedWidth(INDArray table, int[] rows, int valuesLength) {
+        if (table.rank() != 2 || table.ordering() != 'c' || table.stride(1) != 1 || table.stride(0) != table.size(1)) {
+            throw new IllegalArgumentException("not a contiguous row-major table: shape "
+                    + java.util.Arrays.toString(table.shape()) + ", strides " + java.util.Arrays.toString(table.stride()));
+        }
+        if (table.dataType() != DataType.FLOAT && table.dataType() != DataType.DOUBLE) {
+            throw new IllegalArgumentException("table of " + table.dataType() + ": FLOAT or DOUBLE expected");
+        }
+        int width = (int) table.size(1);
+        if (valuesLength >= 0 && valuesLength != rows.length * width) {
+            throw new IllegalArgumentException(valuesLength + " values for " + rows.length + " rows of " + width);
+        }
+        long size = table.size(0);
+        for (int row : rows) {
+            if (row < 0 || row >= size) {
+                throw new IndexOutOfBoundsException("row " + row + " of a table of " + size);
+            }
+        }
+        return width;
+    }
+}

@@ -1,0 +1,77 @@
+package org.langid.model.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * The row loops that replaced ND4J's pullRows/scatterUpdate for the n-gram table give the same
+ * bits as those ops, on a table that is a view in the middle of a flat parameter vector (as the
+ * layout makes it), in float and double.
+ */
+class TableRowsTest {
+
+    private static final int BUCKETS = 50;
+    private static final int WIDTH = 6;
+    private static final int[] ROWS = {0, 7, 49, 13, 2};
+
+    /** A (BUCKETS, WIDTH) view starting at an offset inside a longer random vector. */
+    private static INDArray tableIn(INDArray flat) {
+        return flat.get(NDArrayIndex.interval(11, 11 + BUCKETS * WIDTH)).reshape('c', BUCKETS, WIDTH);
+    }
+
+    private static INDArray flat(DataType type, long seed) {
+        Nd4j.getRandom().setSeed(seed);
+        return Nd4j.randn(type, 11 + BUCKETS * WIDTH + 5);
+    }
+
+    @Test
+    void sgdEqualsNd4jsMultiplyAndSubtractBitForBit() {
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+            INDArray ours = flat(type, 1);
+            INDArray theirs = ours.dup();
+            INDArray gradient = tableIn(flat(type, 2).muli(1e-3));
+            double rate = 0.37 * 10;
+
+            TableRows.sgd(tableIn(ours), gradient, ROWS, rate);
+            INDArray table = tableIn(theirs);
+            INDArray stepped = Nd4j.pullRows(table, 1, ROWS).subi(Nd4j.pullRows(gradient, 1, ROWS).muli(rate));
+            Nd4j.scatterUpdate(ScatterUpdate.UpdateOp.ASSIGN, table, Nd4j.createFromArray(ROWS), stepped, 1);
+
+            assertArrayEquals(theirs.toDoubleVector(), ours.toDoubleVector(), 0.0, type.toString());
+        }
+    }
+
+    @Test
+    void assignWritesOnlyTheRowsAndGatherReadsThemBack() {
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+            INDArray ours = flat(type, 3);
+            INDArray theirs = ours.dup();
+            double[] values = flat(DataType.DOUBLE, 4).get(NDArrayIndex.interval(0, ROWS.length * WIDTH)).toDoubleVector();
+
+            TableRows.assign(tableIn(ours), ROWS, values);
+            Nd4j.scatterUpdate(ScatterUpdate.UpdateOp.ASSIGN, tableIn(theirs), Nd4j.createFromArray(ROWS),
+                    Nd4j.createFromArray(values).reshape(ROWS.length, WIDTH).castTo(type), 1);
+
+            assertArrayEquals(theirs.toDoubleVector(), ours.toDoubleVector(), 0.0, type.toString());
+            assertArrayEquals(Nd4j.pullRows(tableIn(ours), 1, ROWS).data().asDouble(), TableRows.gather(tableIn(ours), ROWS), 0.0);
+        }
+    }
+
+    @Test
+    void refusesRowsOutsideTheTableAndTablesThatAreNotRowMajor() {
+        INDArray table = tableIn(flat(DataType.FLOAT, 5));
+        IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class,
+                () -> TableRows.gather(table, new int[] {BUCKETS}));
+        assertEquals("row 50 of a table of 50", outside.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> TableRows.gather(table.transpose(), new int[] {0}));
+        assertThrows(IllegalArgumentException.class, () -> TableRows.assign(table, new int[] {0}, new double[WIDTH + 1]));
+    }
+}
