@@ -11,6 +11,7 @@ import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.NativeThreads;
+import org.langid.model.train.TableRows;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -74,13 +75,10 @@ final class ResidentRound {
             state.parameters.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.parameters().values()));
             state.updaterState.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.first().values()));
             state.updaterState.get(NDArrayIndex.interval(size, size + tableOffset)).assign(Nd4j.createFromArray(dense.second().values()));
-            if (rows.rows().length > 0) {
-                INDArray indices = Nd4j.createFromArray(rows.rows());
-                scatter(table(state.parameters, 0), indices, rows.parameters());
-                if (tableMoments) {
-                    scatter(table(state.updaterState, 0), indices, rows.first());
-                    scatter(table(state.updaterState, size), indices, rows.second());
-                }
+            TableRows.assign(table(state.parameters, 0), rows.rows(), rows.parameters().values());
+            if (tableMoments) {
+                TableRows.assign(table(state.updaterState, 0), rows.rows(), rows.first().values());
+                TableRows.assign(table(state.updaterState, size), rows.rows(), rows.second().values());
             }
         }
 
@@ -89,13 +87,8 @@ final class ResidentRound {
             return flat.get(NDArrayIndex.interval(start + tableOffset, start + size)).reshape(buckets, width);
         }
 
-        private PackedFloats gather(INDArray table, int[] rows) {
-            return new PackedFloats(rows.length == 0 ? new float[0] : Nd4j.pullRows(table, 1, rows).reshape(-1).toFloatVector());   // (u, width), flat
-        }
-
-        private void scatter(INDArray table, INDArray indices, PackedFloats values) {
-            Nd4j.scatterUpdate(org.nd4j.linalg.api.ops.impl.scatter.ScatterUpdate.UpdateOp.ASSIGN, table, indices,
-                    Nd4j.createFromArray(values.values()).reshape(indices.length(), width).castTo(table.dataType()), 1);
+        private static PackedFloats gather(INDArray table, int[] rows) {
+            return new PackedFloats(TableRows.gatherFloats(table, rows));   // (u, width), flat
         }
 
         private static PackedFloats copy(INDArray flat, long from, long to) {

@@ -7,19 +7,20 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Reads and writes chosen rows of a (rows, width) table held by ND4J (the n-gram table, its
- * gradient and moments), in Java on the table's own buffer. ND4J's {@code scatterUpdate} did the
- * same for the ~20,000 rows a minibatch of 256 selects and took 30% of a training step's main
- * thread with a million-row table (JFR, bench/PROFILE.md); these loops touch only those rows.
+ * gradient and moments; the Spark rounds' changed rows), in Java on the table's own buffer. ND4J's
+ * {@code scatterUpdate} did the same for the ~20,000 rows a minibatch of 256 selects and took 30%
+ * of a training step's main thread with a million-row table (JFR, bench/PROFILE.md); these loops
+ * touch only those rows.
  * Values are the table's data type throughout, so results equal the ND4J ops they replace bit
  * for bit (TableRowsTest).
  */
-final class TableRows {
+public final class TableRows {
 
     private TableRows() {
     }
 
     /** table[rows[i], :] = values[i·width .. (i+1)·width), each value rounded to the table's type. */
-    static void assign(INDArray table, int[] rows, double[] values) {
+    public static void assign(INDArray table, int[] rows, double[] values) {
         int width = checkedWidth(table, rows, values.length);
         if (table.dataType() == DataType.FLOAT) {
             FloatIndexer out = (FloatIndexer) table.data().indexer();
@@ -42,8 +43,50 @@ final class TableRows {
         }
     }
 
+    /** table[rows[i], :] = values[i·width .. (i+1)·width) of a FLOAT table (the Spark rounds' packed rows). */
+    public static void assign(INDArray table, int[] rows, float[] values) {
+        int width = checkedWidth(table, rows, values.length);
+        if (table.dataType() != DataType.FLOAT) {
+            double[] widened = new double[values.length];
+            for (int i = 0; i < values.length; i++) {
+                widened[i] = values[i];
+            }
+            assign(table, rows, widened);
+            return;
+        }
+        FloatIndexer out = (FloatIndexer) table.data().indexer();
+        for (int i = 0; i < rows.length; i++) {
+            long at = (long) rows[i] * width;
+            int from = i * width;
+            for (int j = 0; j < width; j++) {
+                out.put(at + j, values[from + j]);
+            }
+        }
+    }
+
+    /** (rows.length, width) row-major copy of table[rows, :], as floats (rounded when the table is DOUBLE). */
+    public static float[] gatherFloats(INDArray table, int[] rows) {
+        int width = checkedWidth(table, rows, -1);
+        float[] values = new float[rows.length * width];
+        if (table.dataType() == DataType.FLOAT) {
+            FloatIndexer in = (FloatIndexer) table.data().indexer();
+            for (int i = 0; i < rows.length; i++) {
+                long at = (long) rows[i] * width;
+                for (int j = 0; j < width; j++) {
+                    values[i * width + j] = in.get(at + j);
+                }
+            }
+        } else {
+            double[] wide = gather(table, rows);
+            for (int i = 0; i < wide.length; i++) {
+                values[i] = (float) wide[i];
+            }
+        }
+        return values;
+    }
+
     /** (rows.length, width) row-major copy of table[rows, :], as doubles. */
-    static double[] gather(INDArray table, int[] rows) {
+    public static double[] gather(INDArray table, int[] rows) {
         int width = checkedWidth(table, rows, -1);
         double[] values = new double[rows.length * width];
         if (table.dataType() == DataType.FLOAT) {
@@ -70,7 +113,7 @@ final class TableRows {
      * Plain SGD on the chosen rows: table[r, :] −= rate · gradient[r, :], in the table's type
      * (the product rounded, then the difference: ND4J's muli then subi, which this replaces).
      */
-    static void sgd(INDArray table, INDArray gradient, int[] rows, double rate) {
+    public static void sgd(INDArray table, INDArray gradient, int[] rows, double rate) {
         int width = checkedWidth(table, rows, -1);
         checkedWidth(gradient, rows, -1);
         if (table.dataType() != gradient.dataType()) {

@@ -66,6 +66,21 @@ class TableRowsTest {
     }
 
     @Test
+    void floatRowsAsTheSparkRoundsPackThem() {
+        INDArray ours = flat(DataType.FLOAT, 6);
+        INDArray theirs = ours.dup();
+        float[] values = flat(DataType.FLOAT, 7).get(NDArrayIndex.interval(0, ROWS.length * WIDTH)).toFloatVector();
+
+        TableRows.assign(tableIn(ours), ROWS, values);
+        Nd4j.scatterUpdate(ScatterUpdate.UpdateOp.ASSIGN, tableIn(theirs), Nd4j.createFromArray(ROWS),
+                Nd4j.createFromArray(values).reshape(ROWS.length, WIDTH), 1);
+
+        assertArrayEquals(theirs.toFloatVector(), ours.toFloatVector(), 0f);
+        assertArrayEquals(values, TableRows.gatherFloats(tableIn(ours), ROWS), 0f);
+        assertEquals(0, TableRows.gatherFloats(tableIn(ours), new int[0]).length);
+    }
+
+    @Test
     void refusesRowsOutsideTheTableAndTablesThatAreNotRowMajor() {
         INDArray table = tableIn(flat(DataType.FLOAT, 5));
         IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class,
