@@ -37,8 +37,9 @@ public final class BenchCommand implements Runnable {
     }
 
     @Command(name = "train", mixinStandardHelpOptions = true,
-            description = "Training throughput of the model configured in the profile on random windows: warm-up, then "
-                    + "S seconds timed in intervals of about a second. Last line: 'samples/s: N', the median interval.")
+            description = "Training throughput of the model configured in the profile, on random windows or (--input) on the "
+                    + "training windows of a prepare output: warm-up, then S seconds timed in intervals of about a second "
+                    + "(rounds, with --trainer spark). Last line: 'samples/s: N', the median interval.")
     static final class Train implements Callable<Integer> {
 
         @Option(names = "--trainer", defaultValue = "local",
@@ -56,6 +57,12 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--warmup-seconds", defaultValue = "5", description = "Untimed warm-up. Default: ${DEFAULT-VALUE}.")
         double warmupSeconds;
+
+        @Option(names = {"-i", "--input"}, paramLabel = "DIR",
+                description = "Output directory of langid prepare: time steps on its training windows, in a seeded random order. "
+                        + "Without it the windows are uniformly random, which selects far more distinct n-gram rows than text "
+                        + "does (every round then moves most of the table).")
+        String input;
 
         @Option(names = "--profile-ops", description = "After timing, profile 5 steps with ND4J's op profiler and print the time per op type.")
         boolean profileOps;
@@ -85,14 +92,15 @@ public final class BenchCommand implements Runnable {
                 return benchSpark(config, train);
             }
 
-            // A pool of random batches, built before timing so data generation is not measured.
-            int poolBatches = 16;
+            // A pool of batches, built before timing so data generation is not measured.
+            int poolBatches = input == null ? 16 : 64;
             int n = batch * poolBatches;
-            LabelledWindows data = LabelledWindows.random(n, config.window, config.languages, 1);
-            int[] order = new int[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
+            LabelledWindows data = input == null ? LabelledWindows.random(n, config.window, config.languages, 1) : trainingWindows(config);
+            if (data.size() < n) {
+                throw new IllegalArgumentException(input + " has " + data.size() + " training windows; --batch " + batch
+                        + " needs " + n + " for its pool of " + poolBatches + " batches");
             }
+            int[] order = org.langid.model.train.Shuffle.permutation(data.size(), config.seed, 0);
             List<LocalSteps.Batch> batches = new ArrayList<>();
             for (int b = 0; b < poolBatches; b++) {
                 batches.add(LocalSteps.Batch.of(data, order, b * batch, (b + 1) * batch));
@@ -141,17 +149,27 @@ public final class BenchCommand implements Runnable {
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
                 int workers = spark.defaultParallelism();
-                int roundsInShard = 2;
+                int roundsInShard = input == null ? 2 : 16;
+                int shardSize = batch * train.averagingFrequency * roundsInShard;
+                LabelledWindows text = input == null ? null
+                        : org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
+                if (text != null && text.size() < shardSize * workers) {
+                    throw new IllegalArgumentException(input + " has " + text.size() + " training windows; " + workers + " workers at --batch "
+                            + batch + " need " + (long) shardSize * workers);
+                }
+                int[] order = text == null ? null : org.langid.model.train.Shuffle.permutation(text.size(), config.seed, 0);
                 List<WorkerShard> shards = new ArrayList<>();
                 for (int w = 0; w < workers; w++) {
-                    shards.add(WorkerShard.of(w, LabelledWindows.random(batch * train.averagingFrequency * roundsInShard,
-                            config.window, config.languages, w + 1)));
+                    shards.add(WorkerShard.of(w, text == null
+                            ? LabelledWindows.random(shardSize, config.window, config.languages, w + 1)
+                            : select(text, order, w * shardSize, shardSize)));
                 }
                 var rdd = spark.parallelize(shards, workers).cache();
                 rdd.count();
                 System.out.println("workers: " + workers + " (" + session.sparkContext().master() + "), averaging every "
                         + train.averagingFrequency + " steps");
-                AveragingTrainer trainer = new AveragingTrainer(config, train);
+                // The rounds train runs: resident ones, moving only the changed table rows, when the table's updates are sparse.
+                AveragingTrainer.Rounds trainer = new AveragingTrainer(config, train).rounds();
                 TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
                 int round = 0;
                 long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
@@ -172,6 +190,29 @@ public final class BenchCommand implements Runnable {
             } finally {
                 SparkShutdown.stop(session);
             }
+        }
+
+        /** The training windows of --input, for the local trainer: read through a Spark session of --master, stopped after. */
+        private LabelledWindows trainingWindows(ModelConfig config) {
+            var session = sparkOptions.start("langid bench train: reading " + input);
+            try {
+                return org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
+            } finally {
+                SparkShutdown.stop(session);
+            }
+        }
+
+        /** Windows {@code order[from, from + count)} of {@code data}, as their own set. */
+        private static LabelledWindows select(LabelledWindows data, int[] order, int from, int count) {
+            int t = data.windowLength();
+            byte[] symbols = new byte[count * t];
+            int[] labels = new int[count];
+            for (int i = 0; i < count; i++) {
+                int index = order[from + i];
+                System.arraycopy(data.symbols(), index * t, symbols, i * t, t);
+                labels[i] = data.labels()[index];
+            }
+            return new LabelledWindows(symbols, labels, t, data.languages());
         }
 
         /** {@code count} steps on the pool's batches, from its first. */

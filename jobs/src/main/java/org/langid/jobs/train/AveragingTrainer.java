@@ -150,8 +150,7 @@ public final class AveragingTrainer {
         long lastLog = System.nanoTime();
         long lastCheckpoint = System.nanoTime();
         int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
-        // Lazy table updates change only the rows a minibatch selected: rounds then move only those.
-        Resident resident = residentRounds && simulatedStepNanos == 0 && model.sparseTableUpdates() ? new Resident() : null;
+        Rounds rounds = rounds();
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
@@ -160,9 +159,7 @@ public final class AveragingTrainer {
             for (int round = firstRound; round < roundsPerEpoch && state.step < plannedSteps; round++) {
                 long roundStarted = System.nanoTime();
                 int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
-                AveragingRound.Sum sum = resident != null
-                        ? resident.round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps)
-                        : round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
+                AveragingRound.Sum sum = rounds.round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
                 lossSum += sum.lossSum();
                 steps += sum.steps();
                 samples += sum.samples();
@@ -198,6 +195,26 @@ public final class AveragingTrainer {
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }
         return new LocalTrainer.Result(state, history);
+    }
+
+    /** Rounds of one run, in order: what {@link #fit} takes, and what {@code langid bench train --trainer spark} times. */
+    @FunctionalInterface
+    public interface Rounds {
+        /** One synchronous round on {@code state}, in place; returns the workers' summed loss, steps and samples. */
+        AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
+                                 int steps, long plannedSteps);
+    }
+
+    /**
+     * The rounds {@link #fit} runs: resident ({@link ResidentRound}: after the first round only
+     * what changed travels) when the n-gram table's updates are sparse, since they then change
+     * only the rows a minibatch selected; otherwise the full state every round ({@link #round}).
+     */
+    public Rounds rounds() {
+        if (residentRounds && simulatedStepNanos == 0 && model.sparseTableUpdates()) {
+            return new Resident()::round;
+        }
+        return this::round;
     }
 
     /**

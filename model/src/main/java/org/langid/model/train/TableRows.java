@@ -1,13 +1,14 @@
 package org.langid.model.train;
 
-import org.bytedeco.javacpp.indexer.DoubleIndexer;
-import org.bytedeco.javacpp.indexer.FloatIndexer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Reads and writes chosen rows of a (rows, width) table held by ND4J (the n-gram table, its
- * gradient and moments; the Spark rounds' changed rows), in Java on the table's own buffer. ND4J's
+ * gradient and moments; the Spark rounds' changed rows), in Java on the table's own buffer (an
+ * NIO view of the whole underlying buffer, positioned at the table's first value). ND4J's
  * {@code scatterUpdate} did the same for the ~20,000 rows a minibatch of 256 selects and took 30%
  * of a training step's main thread with a million-row table (JFR, bench/PROFILE.md); these loops
  * touch only those rows.
@@ -23,18 +24,20 @@ public final class TableRows {
     public static void assign(INDArray table, int[] rows, double[] values) {
         int width = checkedWidth(table, rows, values.length);
         if (table.dataType() == DataType.FLOAT) {
-            FloatIndexer out = (FloatIndexer) table.data().indexer();
+            FloatBuffer out = table.data().asNioFloat();
+            int base = out.position();
             for (int i = 0; i < rows.length; i++) {
-                long at = (long) rows[i] * width;
+                int at = base + rows[i] * width;
                 int from = i * width;
                 for (int j = 0; j < width; j++) {
                     out.put(at + j, (float) values[from + j]);
                 }
             }
         } else {
-            DoubleIndexer out = (DoubleIndexer) table.data().indexer();
+            DoubleBuffer out = table.data().asNioDouble();
+            int base = out.position();
             for (int i = 0; i < rows.length; i++) {
-                long at = (long) rows[i] * width;
+                int at = base + rows[i] * width;
                 int from = i * width;
                 for (int j = 0; j < width; j++) {
                     out.put(at + j, values[from + j]);
@@ -54,9 +57,10 @@ public final class TableRows {
             assign(table, rows, widened);
             return;
         }
-        FloatIndexer out = (FloatIndexer) table.data().indexer();
+        FloatBuffer out = table.data().asNioFloat();
+            int base = out.position();
         for (int i = 0; i < rows.length; i++) {
-            long at = (long) rows[i] * width;
+            int at = base + rows[i] * width;
             int from = i * width;
             for (int j = 0; j < width; j++) {
                 out.put(at + j, values[from + j]);
@@ -69,9 +73,10 @@ public final class TableRows {
         int width = checkedWidth(table, rows, -1);
         float[] values = new float[rows.length * width];
         if (table.dataType() == DataType.FLOAT) {
-            FloatIndexer in = (FloatIndexer) table.data().indexer();
+            FloatBuffer in = table.data().asNioFloat();
+            int base = in.position();
             for (int i = 0; i < rows.length; i++) {
-                long at = (long) rows[i] * width;
+                int at = base + rows[i] * width;
                 for (int j = 0; j < width; j++) {
                     values[i * width + j] = in.get(at + j);
                 }
@@ -90,17 +95,19 @@ public final class TableRows {
         int width = checkedWidth(table, rows, -1);
         double[] values = new double[rows.length * width];
         if (table.dataType() == DataType.FLOAT) {
-            FloatIndexer in = (FloatIndexer) table.data().indexer();
+            FloatBuffer in = table.data().asNioFloat();
+            int base = in.position();
             for (int i = 0; i < rows.length; i++) {
-                long at = (long) rows[i] * width;
+                int at = base + rows[i] * width;
                 for (int j = 0; j < width; j++) {
                     values[i * width + j] = in.get(at + j);
                 }
             }
         } else {
-            DoubleIndexer in = (DoubleIndexer) table.data().indexer();
+            DoubleBuffer in = table.data().asNioDouble();
+            int base = in.position();
             for (int i = 0; i < rows.length; i++) {
-                long at = (long) rows[i] * width;
+                int at = base + rows[i] * width;
                 for (int j = 0; j < width; j++) {
                     values[i * width + j] = in.get(at + j);
                 }
@@ -120,24 +127,28 @@ public final class TableRows {
             throw new IllegalArgumentException("table is " + table.dataType() + ", its gradient " + gradient.dataType());
         }
         if (table.dataType() == DataType.FLOAT) {
-            FloatIndexer values = (FloatIndexer) table.data().indexer();
-            FloatIndexer gradients = (FloatIndexer) gradient.data().indexer();
+            FloatBuffer values = table.data().asNioFloat();
+            FloatBuffer gradients = gradient.data().asNioFloat();
+            int base = values.position();
+            int gradientBase = gradients.position();
             float r = (float) rate;
             for (int row : rows) {
-                long at = (long) row * width;
+                int at = row * width;
                 for (int j = 0; j < width; j++) {
-                    float step = gradients.get(at + j) * r;
-                    values.put(at + j, values.get(at + j) - step);
+                    float step = gradients.get(gradientBase + at + j) * r;
+                    values.put(base + at + j, values.get(base + at + j) - step);
                 }
             }
         } else {
-            DoubleIndexer values = (DoubleIndexer) table.data().indexer();
-            DoubleIndexer gradients = (DoubleIndexer) gradient.data().indexer();
+            DoubleBuffer values = table.data().asNioDouble();
+            DoubleBuffer gradients = gradient.data().asNioDouble();
+            int base = values.position();
+            int gradientBase = gradients.position();
             for (int row : rows) {
-                long at = (long) row * width;
+                int at = row * width;
                 for (int j = 0; j < width; j++) {
-                    double step = gradients.get(at + j) * rate;
-                    values.put(at + j, values.get(at + j) - step);
+                    double step = gradients.get(gradientBase + at + j) * rate;
+                    values.put(base + at + j, values.get(base + at + j) - step);
                 }
             }
         }
@@ -148,6 +159,9 @@ public final class TableRows {
         if (table.rank() != 2 || table.ordering() != 'c' || table.stride(1) != 1 || table.stride(0) != table.size(1)) {
             throw new IllegalArgumentException("not a contiguous row-major table: shape "
                     + java.util.Arrays.toString(table.shape()) + ", strides " + java.util.Arrays.toString(table.stride()));
+        }
+        if (table.length() > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a table of " + table.length() + " values is beyond NIO's int indices");
         }
         if (table.dataType() != DataType.FLOAT && table.dataType() != DataType.DOUBLE) {
             throw new IllegalArgumentException("table of " + table.dataType() + ": FLOAT or DOUBLE expected");
