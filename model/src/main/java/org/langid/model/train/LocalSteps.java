@@ -41,6 +41,8 @@ public final class LocalSteps {
     private INDArray secondMomentTable;
     /** The n-gram table rows the last minibatch selected (lazy updates touch only these). */
     private int[] lastNgramRows;
+    /** Their gradients, (rows, e) row-major: SGD steps from these, not from the table-sized gradient. */
+    private double[] lastRowGradients;
 
     /**
      * @param totalSteps the run's planned number of steps, for a decay schedule whose decay_steps is 0
@@ -116,7 +118,8 @@ public final class LocalSteps {
             // The table is last in the layout: everything before it is updated densely.
             denseStep(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
             if ("sgd".equals(config.optimizer.ngramUpdates)) {
-                sgdOnTableRows(lastNgramRows, rate * config.optimizer.ngramLearningRate / config.optimizer.learningRate);
+                TableRows.sgd(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), lastNgramRows, lastRowGradients,
+                        rate * config.optimizer.ngramLearningRate / config.optimizer.learningRate);
             } else {
                 adamOnTableRows(lastNgramRows, rate);
             }
@@ -163,14 +166,6 @@ public final class LocalSteps {
         }
     }
 
-    /** Plain SGD on the n-gram table's rows {@code rows} only; the table's moments stay unused. */
-    private void sgdOnTableRows(int[] rows, double rate) {
-        if (rows == null || rows.length == 0) {
-            return;
-        }
-        TableRows.sgd(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), gradientViews.get(LanguageIdGraph.NGRAM_TABLE), rows, rate);
-    }
-
     /**
      * Whether a step changes only the n-gram table rows its minibatch selected ({@link #lastTableRows()}),
      * values and moments alike: lazy updates. Otherwise (dense Adam) every row moves every step.
@@ -184,9 +179,20 @@ public final class LocalSteps {
         return lastNgramRows == null ? new int[0] : lastNgramRows;
     }
 
-    /** The flat gradient the last {@link #computeGradient} left (Adam then turns it into the update). */
+    /**
+     * The flat gradient the last {@link #computeGradient} left (Adam then turns it into the
+     * update). Under {@code ngram_updates: sgd} the table's part is written here only when asked
+     * (the step itself reads the compact row gradients): its selected rows, the others as before.
+     */
     INDArray gradient() {
+        if (sgdTable() && lastNgramRows != null) {
+            TableRows.assign(gradientViews.get(LanguageIdGraph.NGRAM_TABLE), lastNgramRows, lastRowGradients);
+        }
         return gradient;
+    }
+
+    private boolean sgdTable() {
+        return config.ngrams() && "sgd".equals(config.optimizer.ngramUpdates);
     }
 
     /**
@@ -249,13 +255,16 @@ public final class LocalSteps {
             int e = config.ngramWidth();
             double[] rowGradients = new double[ngramRows.length * e];                                         // (u, e)
             CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, e, rowGradients);
+            lastRowGradients = rowGradients;
             INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
             if (!changesOnlySelectedTableRows()) {
                 // Dense Adam reads every row's gradient; lazy updates read only the rows scattered
                 // below, so zeroing the rest (64M values at a million buckets) would be wasted.
                 tableGradient.assign(0);
             }
-            TableRows.assign(tableGradient, ngramRows, rowGradients);
+            if (!sgdTable()) {
+                TableRows.assign(tableGradient, ngramRows, rowGradients);   // Adam reads the rows from the table-sized gradient
+            }
         }
         for (String name : parameterNames) {
             INDArray g = result.getGradients().get(name);

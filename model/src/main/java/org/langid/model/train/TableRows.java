@@ -117,38 +117,35 @@ public final class TableRows {
     }
 
     /**
-     * Plain SGD on the chosen rows: table[r, :] −= rate · gradient[r, :], in the table's type
-     * (the product rounded, then the difference: ND4J's muli then subi, which this replaces).
+     * Plain SGD on the chosen rows: table[rows[i], :] −= rate · gradients[i·width ..], in the
+     * table's type: each gradient rounded to it, the product rounded, then the difference (what
+     * ND4J's cast, muli and subi gave). The gradients are the compact (rows, width) ones, so only
+     * the table's rows are visited at random: a million-row gradient table would double the
+     * cache misses.
      */
-    public static void sgd(INDArray table, INDArray gradient, int[] rows, double rate) {
-        int width = checkedWidth(table, rows, -1);
-        checkedWidth(gradient, rows, -1);
-        if (table.dataType() != gradient.dataType()) {
-            throw new IllegalArgumentException("table is " + table.dataType() + ", its gradient " + gradient.dataType());
-        }
+    public static void sgd(INDArray table, int[] rows, double[] gradients, double rate) {
+        int width = checkedWidth(table, rows, gradients.length);
         if (table.dataType() == DataType.FLOAT) {
             FloatBuffer values = table.data().asNioFloat();
-            FloatBuffer gradients = gradient.data().asNioFloat();
             int base = values.position();
-            int gradientBase = gradients.position();
             float r = (float) rate;
-            for (int row : rows) {
-                int at = row * width;
+            for (int i = 0; i < rows.length; i++) {
+                int at = base + rows[i] * width;
+                int from = i * width;
                 for (int j = 0; j < width; j++) {
-                    float step = gradients.get(gradientBase + at + j) * r;
-                    values.put(base + at + j, values.get(base + at + j) - step);
+                    float step = (float) gradients[from + j] * r;
+                    values.put(at + j, values.get(at + j) - step);
                 }
             }
         } else {
             DoubleBuffer values = table.data().asNioDouble();
-            DoubleBuffer gradients = gradient.data().asNioDouble();
             int base = values.position();
-            int gradientBase = gradients.position();
-            for (int row : rows) {
-                int at = row * width;
+            for (int i = 0; i < rows.length; i++) {
+                int at = base + rows[i] * width;
+                int from = i * width;
                 for (int j = 0; j < width; j++) {
-                    double step = gradients.get(gradientBase + at + j) * rate;
-                    values.put(base + at + j, values.get(base + at + j) - step);
+                    double step = gradients[from + j] * rate;
+                    values.put(at + j, values.get(at + j) - step);
                 }
             }
         }

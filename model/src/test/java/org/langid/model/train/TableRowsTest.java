@@ -33,15 +33,20 @@ class TableRowsTest {
     }
 
     @Test
-    void sgdEqualsNd4jsMultiplyAndSubtractBitForBit() {
+    void sgdEqualsNd4jsCastMultiplyAndSubtractBitForBit() {
         for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
             INDArray ours = flat(type, 1);
             INDArray theirs = ours.dup();
-            INDArray gradient = tableIn(flat(type, 2).muli(1e-3));
+            double[] rowGradients = flat(DataType.DOUBLE, 2).get(NDArrayIndex.interval(0, ROWS.length * WIDTH)).muli(1e-3).toDoubleVector();
             double rate = 0.37 * 10;
 
-            TableRows.sgd(tableIn(ours), gradient, ROWS, rate);
+            TableRows.sgd(tableIn(ours), ROWS, rowGradients, rate);
+            // What the step did with ND4J's ops: the row gradients scattered into a table-sized
+            // gradient in the table's type, then pulled, multiplied, subtracted and scattered back.
             INDArray table = tableIn(theirs);
+            INDArray gradient = Nd4j.zeros(type, BUCKETS, WIDTH);
+            Nd4j.scatterUpdate(ScatterUpdate.UpdateOp.ASSIGN, gradient, Nd4j.createFromArray(ROWS),
+                    Nd4j.createFromArray(rowGradients).reshape(ROWS.length, WIDTH).castTo(type), 1);
             INDArray stepped = Nd4j.pullRows(table, 1, ROWS).subi(Nd4j.pullRows(gradient, 1, ROWS).muli(rate));
             Nd4j.scatterUpdate(ScatterUpdate.UpdateOp.ASSIGN, table, Nd4j.createFromArray(ROWS), stepped, 1);
 
