@@ -1,19 +1,17 @@
 package org.langid.model.train;
 
-import java.nio.DoubleBuffer;
 import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Reads and writes chosen rows of a (rows, width) table held by ND4J (the n-gram table, its
- * gradient and moments; the Spark rounds' changed rows), in Java on the table's own buffer (an
- * NIO view of the whole underlying buffer, positioned at the table's first value). ND4J's
- * {@code scatterUpdate} did the same for the ~20,000 rows a minibatch of 256 selects and took 30%
- * of a training step's main thread with a million-row table (JFR, bench/PROFILE.md); these loops
- * touch only those rows.
- * Values are the table's data type throughout, so results equal the ND4J ops they replace bit
- * for bit (TableRowsTest).
+ * gradient and moments; the Spark rounds' changed rows), in Java. ND4J's {@code scatterUpdate}
+ * did the same for the ~20,000 rows a minibatch of 256 selects and took 30% of a training step's
+ * main thread with a million-row table (JFR, bench/PROFILE.md); these loops touch only those
+ * rows. FLOAT tables, the trainers' type, go through an NIO view of the table's buffer; other
+ * types (the finite-difference tests' DOUBLE) through ND4J's element accessors. Values are the
+ * table's type throughout, so results equal the ND4J ops they replace bit for bit (TableRowsTest).
  */
 public final class TableRows {
 
@@ -23,97 +21,46 @@ public final class TableRows {
     /** table[rows[i], :] = values[i·width .. (i+1)·width), each value rounded to the table's type. */
     public static void assign(INDArray table, int[] rows, double[] values) {
         int width = checkedWidth(table, rows, values.length);
-        if (table.dataType() == DataType.FLOAT) {
-            FloatBuffer out = table.data().asNioFloat();
-            int base = out.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                int from = i * width;
-                for (int j = 0; j < width; j++) {
-                    out.put(at + j, (float) values[from + j]);
-                }
-            }
-        } else {
-            DoubleBuffer out = table.data().asNioDouble();
-            int base = out.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                int from = i * width;
-                for (int j = 0; j < width; j++) {
-                    out.put(at + j, values[from + j]);
-                }
+        Floats floats = Floats.of(table);
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < width; j++) {
+                floats.put(table, rows[i], j, width, values[i * width + j]);
             }
         }
     }
 
-    /** table[rows[i], :] = values[i·width .. (i+1)·width) of a FLOAT table (the Spark rounds' packed rows). */
+    /** table[rows[i], :] = values[i·width .. (i+1)·width) (the Spark rounds' packed rows). */
     public static void assign(INDArray table, int[] rows, float[] values) {
         int width = checkedWidth(table, rows, values.length);
-        if (table.dataType() != DataType.FLOAT) {
-            double[] widened = new double[values.length];
-            for (int i = 0; i < values.length; i++) {
-                widened[i] = values[i];
-            }
-            assign(table, rows, widened);
-            return;
-        }
-        FloatBuffer out = table.data().asNioFloat();
-            int base = out.position();
+        Floats floats = Floats.of(table);
         for (int i = 0; i < rows.length; i++) {
-            int at = base + rows[i] * width;
-            int from = i * width;
             for (int j = 0; j < width; j++) {
-                out.put(at + j, values[from + j]);
+                floats.put(table, rows[i], j, width, values[i * width + j]);
             }
         }
-    }
-
-    /** (rows.length, width) row-major copy of table[rows, :], as floats (rounded when the table is DOUBLE). */
-    public static float[] gatherFloats(INDArray table, int[] rows) {
-        int width = checkedWidth(table, rows, -1);
-        float[] values = new float[rows.length * width];
-        if (table.dataType() == DataType.FLOAT) {
-            FloatBuffer in = table.data().asNioFloat();
-            int base = in.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                for (int j = 0; j < width; j++) {
-                    values[i * width + j] = in.get(at + j);
-                }
-            }
-        } else {
-            double[] wide = gather(table, rows);
-            for (int i = 0; i < wide.length; i++) {
-                values[i] = (float) wide[i];
-            }
-        }
-        return values;
     }
 
     /** (rows.length, width) row-major copy of table[rows, :], as doubles. */
     public static double[] gather(INDArray table, int[] rows) {
         int width = checkedWidth(table, rows, -1);
+        Floats floats = Floats.of(table);
         double[] values = new double[rows.length * width];
-        if (table.dataType() == DataType.FLOAT) {
-            FloatBuffer in = table.data().asNioFloat();
-            int base = in.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                for (int j = 0; j < width; j++) {
-                    values[i * width + j] = in.get(at + j);
-                }
-            }
-        } else {
-            DoubleBuffer in = table.data().asNioDouble();
-            int base = in.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                for (int j = 0; j < width; j++) {
-                    values[i * width + j] = in.get(at + j);
-                }
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < width; j++) {
+                values[i * width + j] = floats.get(table, rows[i], j, width);
             }
         }
         return values;
+    }
+
+    /** (rows.length, width) row-major copy of table[rows, :], as floats (rounded when the table is DOUBLE). */
+    public static float[] gatherFloats(INDArray table, int[] rows) {
+        double[] values = gather(table, rows);
+        float[] narrowed = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            narrowed[i] = (float) values[i];
+        }
+        return narrowed;
     }
 
     /**
@@ -125,43 +72,53 @@ public final class TableRows {
      */
     public static void sgd(INDArray table, int[] rows, double[] gradients, double rate) {
         int width = checkedWidth(table, rows, gradients.length);
-        if (table.dataType() == DataType.FLOAT) {
-            FloatBuffer values = table.data().asNioFloat();
-            int base = values.position();
-            float r = (float) rate;
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                int from = i * width;
-                for (int j = 0; j < width; j++) {
-                    float step = (float) gradients[from + j] * r;
-                    values.put(at + j, values.get(at + j) - step);
-                }
-            }
-        } else {
-            DoubleBuffer values = table.data().asNioDouble();
-            int base = values.position();
-            for (int i = 0; i < rows.length; i++) {
-                int at = base + rows[i] * width;
-                int from = i * width;
-                for (int j = 0; j < width; j++) {
-                    double step = gradients[from + j] * rate;
-                    values.put(at + j, values.get(at + j) - step);
+        Floats floats = Floats.of(table);
+        float r = (float) rate;
+        for (int i = 0; i < rows.length; i++) {
+            for (int j = 0; j < width; j++) {
+                double gradient = gradients[i * width + j];
+                if (floats.buffer != null) {
+                    float step = (float) gradient * r;
+                    floats.put(table, rows[i], j, width, (float) floats.get(table, rows[i], j, width) - step);
+                } else {
+                    floats.put(table, rows[i], j, width, table.getDouble(rows[i], j) - gradient * rate);
                 }
             }
         }
     }
 
-    /** The width of a contiguous row-major (rows, width) FLOAT or DOUBLE table; checks rows and the values' length (-1: none). */
+    /**
+     * A FLOAT table's NIO view (the whole underlying buffer, positioned at the table's first
+     * value), or none for other types, whose elements go through ND4J's accessors.
+     */
+    private record Floats(FloatBuffer buffer, int base) {
+
+        static Floats of(INDArray table) {
+            if (table.dataType() != DataType.FLOAT) {
+                return new Floats(null, 0);
+            }
+            FloatBuffer buffer = table.data().asNioFloat();
+            return new Floats(buffer, buffer.position());
+        }
+
+        double get(INDArray table, int row, int column, int width) {
+            return buffer != null ? buffer.get(base + row * width + column) : table.getDouble(row, column);
+        }
+
+        void put(INDArray table, int row, int column, int width, double value) {
+            if (buffer != null) {
+                buffer.put(base + row * width + column, (float) value);
+            } else {
+                table.putScalar(row, column, value);
+            }
+        }
+    }
+
+    /** The width of a contiguous row-major (rows, width) table; checks the rows and the values' length (-1: none). */
     private static int checkedWidth(INDArray table, int[] rows, int valuesLength) {
         if (table.rank() != 2 || table.ordering() != 'c' || table.stride(1) != 1 || table.stride(0) != table.size(1)) {
             throw new IllegalArgumentException("not a contiguous row-major table: shape "
                     + java.util.Arrays.toString(table.shape()) + ", strides " + java.util.Arrays.toString(table.stride()));
-        }
-        if (table.length() > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("a table of " + table.length() + " values is beyond NIO's int indices");
-        }
-        if (table.dataType() != DataType.FLOAT && table.dataType() != DataType.DOUBLE) {
-            throw new IllegalArgumentException("table of " + table.dataType() + ": FLOAT or DOUBLE expected");
         }
         int width = (int) table.size(1);
         if (valuesLength >= 0 && valuesLength != rows.length * width) {
