@@ -29,7 +29,8 @@ for batch in "${batches[@]}"; do
   sleep 2   # the listener writes asynchronously
   /usr/bin/python3 "$home/bench/profile-summary.py" "$out/trace-$batch.json" 5 15
   echo
-  echo "--- JFR, whole run (warm-up included): where the main thread's samples fall, then its top frames"
+  echo "--- JFR, whole run (warm-up included): where the samples fall, then the top frames"
+  echo "    (a ranking, not time shares: JFR samples Java code every 10 ms and native calls every 20 ms)"
   jfr print --stack-depth 1 --events jdk.ExecutionSample,jdk.NativeMethodSample "$out/steps-$batch.jfr" \
     | /usr/bin/python3 -c '
 import collections, re, sys
