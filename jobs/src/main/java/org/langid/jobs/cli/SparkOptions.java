@@ -37,6 +37,10 @@ public final class SparkOptions {
         // The large broadcasts are training states, float noise that LZ4 barely shrinks: compressing
         // a 65,536-bucket model's 50 MB every averaging round cost the driver tens of ms a round.
         conf.setIfMissing("spark.broadcast.compress", "false");
+        // A resident round's task result (the dense state and the changed table rows) is a few MB;
+        // above the 1 MB default it went through the block manager, an extra fetch every round:
+        // 2-4% of the pipeline's rounds (bench/PROFILE.md). Capped by spark.rpc.message.maxSize.
+        conf.setIfMissing("spark.task.maxDirectResultSize", "64m");
         for (String setting : sparkConf) {
             int eq = setting.indexOf('=');
             if (eq <= 0) {
