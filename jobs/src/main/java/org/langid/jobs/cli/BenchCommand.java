@@ -162,7 +162,7 @@ public final class BenchCommand implements Runnable {
                 for (int w = 0; w < workers; w++) {
                     shards.add(WorkerShard.of(w, text == null
                             ? LabelledWindows.random(shardSize, config.window, config.languages, w + 1)
-                            : select(text, order, w * shardSize, shardSize)));
+                            : text.select(order, w * shardSize, shardSize)));
                 }
                 var rdd = spark.parallelize(shards, workers).cache();
                 rdd.count();
@@ -200,19 +200,6 @@ public final class BenchCommand implements Runnable {
             } finally {
                 SparkShutdown.stop(session);
             }
-        }
-
-        /** Windows {@code order[from, from + count)} of {@code data}, as their own set. */
-        private static LabelledWindows select(LabelledWindows data, int[] order, int from, int count) {
-            int t = data.windowLength();
-            byte[] symbols = new byte[count * t];
-            int[] labels = new int[count];
-            for (int i = 0; i < count; i++) {
-                int index = order[from + i];
-                System.arraycopy(data.symbols(), index * t, symbols, i * t, t);
-                labels[i] = data.labels()[index];
-            }
-            return new LabelledWindows(symbols, labels, t, data.languages());
         }
 
         /** {@code count} steps on the pool's batches, from its first. */

@@ -206,15 +206,7 @@ public final class EvaluateJob {
         if (max <= 0 || windows.size() <= max) {
             return windows;
         }
-        int[] chosen = sampleIndices(windows.size(), max, 0);
-        int t = windows.windowLength();
-        byte[] symbols = new byte[max * t];
-        int[] labels = new int[max];
-        for (int i = 0; i < max; i++) {
-            System.arraycopy(windows.symbols(), chosen[i] * t, symbols, i * t, t);
-            labels[i] = windows.labels()[chosen[i]];
-        }
-        return new LabelledWindows(symbols, labels, t, windows.languages());
+        return windows.select(sampleIndices(windows.size(), max, 0), 0, max);
     }
 
     /** {@code max} of the indices [0, n), a seeded random choice (one stream per {@code purpose}), in ascending order: prepare's order is kept. */

@@ -19,6 +19,18 @@ public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, Li
         return labels.length;
     }
 
+    /** The windows {@code indices[from, from + count)}, in that order, as their own set. */
+    public LabelledWindows select(int[] indices, int from, int count) {
+        byte[] chosenSymbols = new byte[count * windowLength];
+        int[] chosenLabels = new int[count];
+        for (int i = 0; i < count; i++) {
+            int index = indices[from + i];
+            System.arraycopy(symbols, index * windowLength, chosenSymbols, i * windowLength, windowLength);
+            chosenLabels[i] = labels[index];
+        }
+        return new LabelledWindows(chosenSymbols, chosenLabels, windowLength, languages);
+    }
+
     /** {@code size} windows of uniformly random symbols and labels (for benchmarks and tests), fixed by {@code seed}. */
     public static LabelledWindows random(int size, int windowLength, List<String> languages, long seed) {
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
