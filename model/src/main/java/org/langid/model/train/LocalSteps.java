@@ -41,7 +41,7 @@ public final class LocalSteps {
     private INDArray secondMomentTable;
     /** The n-gram table rows the last minibatch selected (lazy updates touch only these). */
     private int[] lastNgramRows;
-    /** Their gradients, (rows, e) row-major: SGD steps from these, not from the table-sized gradient. */
+    /** Their gradients, (rows, e) row-major: lazy and sgd updates step from these, not from the table-sized gradient. */
     private double[] lastRowGradients;
 
     /**
@@ -152,10 +152,11 @@ public final class LocalSteps {
         if (rows == null || rows.length == 0) {
             return;
         }
-        INDArray[] tables = {gradientViews.get(LanguageIdGraph.NGRAM_TABLE), secondMomentTable, firstMomentTable,
-                parameterViews.get(LanguageIdGraph.NGRAM_TABLE)};                                               // each (buckets, d)
+        INDArray[] tables = {null, secondMomentTable, firstMomentTable, parameterViews.get(LanguageIdGraph.NGRAM_TABLE)}; // each (buckets, d)
         INDArray[] selected = new INDArray[tables.length];                                                     // each (u, d)
-        for (int i = 0; i < tables.length; i++) {
+        selected[0] = Nd4j.createFromArray(lastRowGradients).reshape(rows.length, config.ngramWidth())
+                .castTo(state.parameters.dataType());                                                          // the rows' gradients
+        for (int i = 1; i < tables.length; i++) {
             selected[i] = Nd4j.pullRows(tables[i], 1, rows);
         }
         Nd4j.exec(new AdamUpdater(selected[0], selected[1], selected[2], rate,
@@ -181,18 +182,14 @@ public final class LocalSteps {
 
     /**
      * The flat gradient the last {@link #computeGradient} left (Adam then turns it into the
-     * update). Under {@code ngram_updates: sgd} the table's part is written here only when asked
+     * update). With lazy or sgd table updates the table's part is written here only when asked
      * (the step itself reads the compact row gradients): its selected rows, the others as before.
      */
     INDArray gradient() {
-        if (sgdTable() && lastNgramRows != null) {
+        if (changesOnlySelectedTableRows() && lastNgramRows != null) {
             TableRows.assign(gradientViews.get(LanguageIdGraph.NGRAM_TABLE), lastNgramRows, lastRowGradients);
         }
         return gradient;
-    }
-
-    private boolean sgdTable() {
-        return config.ngrams() && "sgd".equals(config.optimizer.ngramUpdates);
     }
 
     /**
@@ -256,14 +253,12 @@ public final class LocalSteps {
             double[] rowGradients = new double[ngramRows.length * e];                                         // (u, e)
             CharacterNgrams.scatter(ngramIds, rows * config.window, config.ngramMaxOrder - 1, inputGradient, e, rowGradients);
             lastRowGradients = rowGradients;
-            INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
             if (!changesOnlySelectedTableRows()) {
-                // Dense Adam reads every row's gradient; lazy updates read only the rows scattered
-                // below, so zeroing the rest (64M values at a million buckets) would be wasted.
+                // Dense Adam reads every row of the table-sized gradient (64M values at a million
+                // buckets); lazy and sgd updates step from the compact row gradients instead.
+                INDArray tableGradient = gradientViews.get(LanguageIdGraph.NGRAM_TABLE);
                 tableGradient.assign(0);
-            }
-            if (!sgdTable()) {
-                TableRows.assign(tableGradient, ngramRows, rowGradients);   // Adam reads the rows from the table-sized gradient
+                TableRows.assign(tableGradient, ngramRows, rowGradients);
             }
         }
         for (String name : parameterNames) {
