@@ -1,7 +1,6 @@
 package org.langid.model.graph;
 
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Hashed character n-grams, fastText's strength, as an input of the attention blocks: at each
@@ -115,8 +114,7 @@ public final class CharacterNgrams {
         int d = (int) table.size(1);
         int[] ids = buckets(symbols, windows, t, maxOrder, buckets);
         int[] tableRows = localise(ids, buckets);
-        double[] rows = tableRows.length == 0 ? new double[0] : Nd4j.pullRows(table, 1, tableRows).data().asDouble();   // (u, d)
-        return new Lookup(ids, tableRows, embed(ids, windows * t, maxOrder - 1, rows, d));
+        return new Lookup(ids, tableRows, embed(ids, windows * t, maxOrder - 1, TableRows.gather(table, tableRows), d));   // rows (u, d)
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.TableRows;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.graph;
 
 import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
