@@ -7,7 +7,8 @@
 # Needs work/detect/prepared (`./langid prepare -i data/sample/libreoffice -o work/detect/prepared`) and
 # work/udhr/prepared (`./langid prepare -i data/sample/udhr -o work/udhr/prepared`).
 # ENGINE=samediff evaluates graph.fb instead of model.onnx (for experimental graph changes that
-# the ONNX writer does not know).
+# the ONNX writer does not know). TRAINER=spark trains as the pipeline does (the Spark trainer on
+# local[2], two workers); STEPS=0 there means the whole epoch.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$1"; shift
@@ -15,7 +16,9 @@ rm -rf "$out"; mkdir -p "$out"
 cd "$home"
 engine=(--engine "${ENGINE:-onnx}")
 start=$(date +%s)
-./langid train --trainer local -i work/detect/prepared -o "$out/train" --set train.max_steps="${STEPS:-1500}" "$@" > "$out/train.log" 2>&1
+trainer=(--trainer local)
+[ "${TRAINER:-local}" = spark ] && trainer=(--trainer spark --master 'local[2]' --workers 2)
+./langid train "${trainer[@]}" -i work/detect/prepared -o "$out/train" --set train.max_steps="${STEPS:-1500}" "$@" > "$out/train.log" 2>&1
 seconds=$(( $(date +%s) - start ))
 ./langid export -i "$out/train" --to "$out/artefact" > "$out/export.log" 2>&1
 ./langid evaluate -m "$out/artefact" --windows work/udhr/prepared/windows --sentences work/udhr/prepared/sentences \

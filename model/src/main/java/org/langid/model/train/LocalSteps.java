@@ -31,6 +31,17 @@ public final class LocalSteps {
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
+    /** Recorded steps by batch size, replayed without SameDiff's session (StepReplay); null: replay off. */
+    private Map<Integer, StepReplay.Plan> replays = Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true"))
+            ? new HashMap<>() : null;
+    /** Batch sizes SameDiff has run once since its gradient function was built; recorded on the next. */
+    private final java.util.Set<Integer> seenBatchSizes = new java.util.HashSet<>();
+    /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
+    private final java.util.Set<Integer> unreplayable = new java.util.HashSet<>();
+    /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
+    public static final String REPLAY_PROPERTY = "langid.step_replay";
+    private static final int MAX_REPLAYS = 2;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalSteps.class);
     private CaseAugmentation augmentation;
     private boolean gradientsBuilt;
     private TrainingState state;
@@ -98,6 +109,20 @@ public final class LocalSteps {
     /** Adds a SameDiff listener to the training graph (e.g. a ProfilingListener, for bench train --trace). */
     public void addListener(org.nd4j.autodiff.listeners.Listener listener) {
         sd.addListeners(listener);
+        stopReplaying();   // a replayed step runs no SameDiff op for the listener to see
+    }
+
+    /** The batch sizes whose steps are replayed now (StepReplay). */
+    java.util.Set<Integer> replayedBatchSizes() {
+        return replays == null ? java.util.Set.of() : java.util.Set.copyOf(replays.keySet());
+    }
+
+    /** From now on every step runs through SameDiff's session. */
+    void stopReplaying() {
+        if (replays != null) {
+            replays.values().forEach(StepReplay.Plan::close);
+            replays = null;
+        }
     }
 
     /** One step on the windows {@code indices[from, to)} of {@code data}, augmented; returns the minibatch loss. */
@@ -237,14 +262,9 @@ public final class LocalSteps {
             wanted = new java.util.ArrayList<>(parameterNames);
             wanted.add(LanguageIdGraph.NGRAMS);
         }
-        List<String> gradientsOf = wanted;
-        // The first call builds the gradient function, which SameDiff narrates on System.out.
-        OutAndGrad result = gradientsBuilt
-                ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), gradientsOf)
-                : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), gradientsOf));
-        gradientsBuilt = true;
+        Map<String, INDArray> gradients = gradients(placeholders, wanted, rows);
         if (ngramIds != null) {
-            double[] inputGradient = result.getGradients().get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, e)
+            double[] inputGradient = gradients.get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, e)
             if (ngramMask != null) {
                 for (int i = 0; i < inputGradient.length; i++) {
                     inputGradient[i] *= ngramMask[i];
@@ -263,18 +283,73 @@ public final class LocalSteps {
             }
         }
         for (String name : parameterNames) {
-            INDArray g = result.getGradients().get(name);
+            INDArray g = gradients.get(name);
             if (g == null) {
                 throw new IllegalStateException("SameDiff returned no gradient for parameter " + name + ": it does not reach the loss");
             }
             gradientViews.get(name).assign(g);
         }
-        double loss = result.getOutputs().get(LanguageIdGraph.LOSS).getDouble(0);
-        // Results are copied out: the step's arrays can serve the next step. The sessions exist
-        // from the first step on, so the arena is installed (once per thread) after it.
-        arena.recycle();
-        arena.install(sd);
+        double loss = gradients.get(LOSS_RESULT).getDouble(0);
+        if (!replaying) {
+            // Results are copied out: the step's arrays can serve the next step. The sessions exist
+            // from the first step on, so the arena is installed (once per thread) after it.
+            arena.recycle();
+            arena.install(sd);
+        }
         return loss;
+    }
+
+    /** The loss's key among {@link #gradients}' results (no parameter has this name). */
+    private static final String LOSS_RESULT = "/loss";
+    /** Whether the step in progress is a replay (its arrays belong to the plan, not the arena). */
+    private boolean replaying;
+
+    /**
+     * The gradients of {@code wanted} and the loss (under {@link #LOSS_RESULT}) for one step: a
+     * replay of a recorded step of this batch size if there is one; otherwise SameDiff, which
+     * records the step when it has run this batch size before (the arena then hands its arrays
+     * over to the plan).
+     */
+    private Map<String, INDArray> gradients(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
+        StepReplay.Plan plan = replays == null ? null : replays.get(rows);
+        replaying = plan != null;
+        if (plan != null) {
+            return plan.run(placeholders);
+        }
+        boolean record = replays != null && gradientsBuilt && replays.size() < MAX_REPLAYS && !unreplayable.contains(rows)
+                && !seenBatchSizes.add(rows);
+        StepReplay.Recorder recorder = record ? new StepReplay.Recorder() : null;
+        if (recorder != null) {
+            sd.addListeners(recorder);
+        }
+        OutAndGrad result;
+        try {
+            // The first call builds the gradient function, which SameDiff narrates on System.out.
+            result = gradientsBuilt
+                    ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), wanted)
+                    : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), wanted));
+        } finally {
+            if (recorder != null) {
+                sd.getListeners().remove(recorder);
+            }
+        }
+        gradientsBuilt = true;
+        Map<String, INDArray> results = new HashMap<>(result.getGradients());
+        results.put(LOSS_RESULT, result.getOutputs().get(LanguageIdGraph.LOSS));
+        if (recorder != null) {
+            StepReplay.Plan recorded = recorder.plan(placeholders, results);
+            if (recorded == null) {
+                LOG.info("steps of batch size {} stay on SameDiff's session: {}", rows,
+                        recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
+                unreplayable.add(rows);
+            } else {
+                LOG.info("steps of batch size {} replay {} recorded native ops", rows, recorded.calls());
+                replays.put(rows, recorded);
+                arena.handOver();
+                replaying = true;   // this step's arrays are the plan's now: results are read before the next step
+            }
+        }
+        return results;
     }
 
     /** The learning rate the next step will use. */

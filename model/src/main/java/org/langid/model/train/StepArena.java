@@ -71,6 +71,16 @@ public final class StepArena extends AbstractMemoryMgr {
         inUse.clear();
     }
 
+    /**
+     * The arrays of the step just run now belong to a {@link StepReplay.Plan}: the arena forgets
+     * them, and its free lists too (an array released within the step may be in the plan as well),
+     * so no later step is handed an array the plan reads or writes.
+     */
+    public void handOver() {
+        inUse.clear();
+        free.clear();
+    }
+
     private void giveBack(INDArray array) {
         free.computeIfAbsent(array.dataType() + Arrays.toString(array.shape()) + array.ordering(), k -> new ArrayDeque<>()).push(array);
     }

@@ -1,0 +1,182 @@
+package org.langid.model.train;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.autodiff.listeners.At;
+import org.nd4j.autodiff.listeners.BaseListener;
+import org.nd4j.autodiff.listeners.Operation;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.internal.SameDiffOp;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.CustomOp;
+import org.nd4j.linalg.api.ops.Op;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.dataset.api.MultiDataSet;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A training step replayed without SameDiff's session: the native ops of one recorded step, in
+ * the order SameDiff ran them, on the same arrays. SameDiff M2.1's session spends, per op, Java
+ * time on dependency tracking, shape inference, array allocation and argument marshalling; at
+ * batch 256 that was a quarter of a step (bench/PROFILE.md), and at small batches most of it.
+ * With a fixed batch size every step runs the same ops on arrays of the same shapes, so one
+ * step is recorded (a listener sees each op with its input and output arrays) and later steps
+ * copy their placeholders into the recorded ones and call the same native ops again.
+ *
+ * <p>The results are bit-identical to SameDiff's: the same native calls on the same buffers in
+ * the same order (StepReplayTest). A step is only replayed when everything it computes went
+ * through plain native ops; if SameDiff did anything in Java that a replay would skip (control
+ * flow, views, identities), or a placeholder or a result is not an array the recording saw,
+ * {@link Recorder#plan} returns null and training stays on SameDiff.
+ */
+final class StepReplay {
+
+    private StepReplay() {
+    }
+
+    /** One native op with its arguments and arrays, as SameDiff ran it. */
+    private record Call(DifferentialFunction op, OpContext context) {
+
+        void run() {
+            if (op instanceof CustomOp custom) {
+                Nd4j.getExecutioner().exec(custom, context);
+            } else {
+                Nd4j.getExecutioner().exec((Op) op, context);
+            }
+        }
+    }
+
+    /** A recorded step: its calls, the arrays its placeholders were read from, and its results. */
+    static final class Plan implements AutoCloseable {
+        private final List<Call> calls;
+        private final Map<String, INDArray> placeholders;
+        private final Map<String, INDArray> results;
+
+        private Plan(List<Call> calls, Map<String, INDArray> placeholders, Map<String, INDArray> results) {
+            this.calls = calls;
+            this.placeholders = placeholders;
+            this.results = results;
+        }
+
+        /**
+         * Runs the step on new placeholder values (the same names and shapes as recorded) and
+         * returns its results by name (arrays the next run overwrites: copy what must last).
+         */
+        Map<String, INDArray> run(Map<String, INDArray> values) {
+            for (Map.Entry<String, INDArray> placeholder : placeholders.entrySet()) {
+                INDArray value = values.get(placeholder.getKey());
+                if (value == null || !java.util.Arrays.equals(value.shape(), placeholder.getValue().shape())) {
+                    throw new IllegalArgumentException("placeholder " + placeholder.getKey() + " is missing or of another shape than recorded");
+                }
+                placeholder.getValue().assign(value);
+            }
+            for (Call call : calls) {
+                call.run();
+            }
+            return results;
+        }
+
+        int calls() {
+            return calls.size();
+        }
+
+        @Override
+        public void close() {
+            for (Call call : calls) {
+                try {
+                    call.context().close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    /** Records the native ops of one SameDiff execution, for {@link #plan}. */
+    static final class Recorder extends BaseListener {
+        // The classes InferenceSession handles in Java rather than by one native call.
+        private static final List<String> JAVA_SIDE = List.of("Identity", "Switch", "Merge", "Enter", "Exit", "NextIteration",
+                "LoopCond", "Assign", "GradientBackwardsMarker", "CreateView", "ExternalErrorsFunction", "Invoke", "Assert");
+
+        private final List<Call> calls = new ArrayList<>();
+        private final Set<INDArray> outputs = Collections.newSetFromMap(new IdentityHashMap<>());
+        private final Set<INDArray> inputs = Collections.newSetFromMap(new IdentityHashMap<>());
+        private String unsupported;
+
+        @Override
+        public boolean isActive(Operation operation) {
+            return true;
+        }
+
+        @Override
+        public void opExecution(SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] opOutputs) {
+            DifferentialFunction function = op.getOp();
+            String type = function.getClass().getSimpleName();
+            if (unsupported != null) {
+                return;
+            }
+            if (opContext == null || JAVA_SIDE.contains(type) || function.getClass().getName().contains(".tensorops.")
+                    || !(function instanceof CustomOp || function instanceof Op)) {
+                unsupported = type;
+                return;
+            }
+            OpContext context = Nd4j.getExecutioner().buildContext();
+            List<INDArray> in = new ArrayList<>(opContext.getInputArrays());
+            List<INDArray> out = new ArrayList<>(opContext.getOutputArrays());
+            if (out.isEmpty() || in.stream().anyMatch(a -> a == null || a.isEmpty()) || out.stream().anyMatch(a -> a == null || a.isEmpty())) {
+                unsupported = type + " (empty or missing arrays)";
+                return;
+            }
+            context.setInputArrays(in);
+            context.setOutputArrays(out);
+            context.setIArguments(opContext.getIArguments().stream().mapToLong(Long::longValue).toArray());
+            context.setTArguments(opContext.getTArguments().stream().mapToDouble(Double::doubleValue).toArray());
+            context.setDArguments(opContext.getDArguments().toArray(new DataType[0]));
+            boolean[] flags = new boolean[opContext.numBArguments()];
+            for (int i = 0; i < flags.length; i++) {
+                flags[i] = opContext.getBArguments().get(i);
+            }
+            context.setBArguments(flags);
+            inputs.addAll(in);
+            outputs.addAll(out);
+            calls.add(new Call(function, context));
+        }
+
+        /**
+         * The recorded step as a plan, or null if it cannot be replayed exactly. {@code fed}: the
+         * placeholder arrays given to SameDiff; {@code results}: the arrays it returned, by name.
+         */
+        Plan plan(Map<String, INDArray> fed, Map<String, INDArray> results) {
+            if (unsupported != null || calls.isEmpty()) {
+                return discard();
+            }
+            for (INDArray placeholder : fed.values()) {
+                if (!inputs.contains(placeholder) && !outputs.contains(placeholder)) {
+                    return discard();    // SameDiff read a copy (a cast, say): writing ours would change nothing
+                }
+            }
+            for (INDArray result : results.values()) {
+                if (!outputs.contains(result)) {
+                    return discard();    // computed or copied outside the recorded ops
+                }
+            }
+            return new Plan(List.copyOf(calls), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
+        }
+
+        String unsupported() {
+            return unsupported;
+        }
+
+        private Plan discard() {
+            new Plan(calls, Map.of(), Map.of()).close();
+            return null;
+        }
+    }
+}

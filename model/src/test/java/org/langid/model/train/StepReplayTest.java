@@ -1,0 +1,130 @@
+package org.langid.model.train;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.autodiff.listeners.At;
+import org.nd4j.autodiff.listeners.BaseListener;
+import org.nd4j.autodiff.listeners.Operation;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.internal.SameDiffOp;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.dataset.api.MultiDataSet;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Replayed steps (StepReplay) are SameDiff's steps, bit for bit: two trainers from one state, one
+ * replaying and one always on SameDiff's session, must hold identical parameters and moments after
+ * every step, across a change of batch size and back.
+ */
+class StepReplayTest {
+
+    private static ModelConfig config(String variant) {
+        ModelConfig config = new ModelConfig();
+        config.window = 6;
+        config.dModel = 8;
+        config.heads = 2;
+        config.layers = 2;
+        config.ffn = 8;
+        config.languages = List.of("en", "de", "fr");
+        config.optimizer.warmupSteps = 2;
+        switch (variant) {
+            case "ngrams, sgd table, dropout" -> {
+                config.ngramBuckets = 128;
+                config.ngramMaxOrder = 4;
+                config.ngramDim = 4;
+                config.optimizer.ngramUpdates = "sgd";
+                config.optimizer.ngramLearningRate = 5;
+                config.dropout = 0.1;
+            }
+            case "no ngrams, ova loss" -> {
+                config.ngramBuckets = 0;
+                config.loss = ModelConfig.LOSS_OVA;
+            }
+            default -> throw new IllegalArgumentException(variant);
+        }
+        return config;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    void replayedStepsAreBitIdenticalToSameDiffSteps(String variant) {
+        ModelConfig config = config(variant);
+        INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
+        TrainingState replayedState = TrainingState.start(initial.dup());
+        TrainingState sameDiffState = TrainingState.start(initial.dup());
+        LocalSteps replayed = new LocalSteps(config, replayedState, 20);
+        LocalSteps sameDiff = new LocalSteps(config, sameDiffState, 20);
+        sameDiff.stopReplaying();
+        Random random = new Random(7);
+        int[] batchSizes = {5, 5, 5, 5, 3, 3, 3, 5, 5, 3, 5};
+        for (int step = 0; step < batchSizes.length; step++) {
+            INDArray windows = windows(random, batchSizes[step], config.window);
+            INDArray labels = labels(random, batchSizes[step], config.classes());
+            double replayedLoss = replayed.step(windows, labels);
+            double sameDiffLoss = sameDiff.step(windows.dup(), labels.dup());
+            assertEquals(sameDiffLoss, replayedLoss, 0.0, "loss of step " + step);
+            assertArrayEquals(sameDiffState.parameters.toFloatVector(), replayedState.parameters.toFloatVector(), "parameters after step " + step);
+            assertArrayEquals(sameDiffState.updaterState.toFloatVector(), replayedState.updaterState.toFloatVector(), "moments after step " + step);
+        }
+        assertEquals(Set.of(5, 3), replayed.replayedBatchSizes(), "both batch sizes were replayed");
+        assertEquals(Set.of(), sameDiff.replayedBatchSizes());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"no ngrams, ova loss"})
+    void aListenerSeesEveryStepAgain(String variant) {
+        ModelConfig config = config(variant);
+        LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
+        Random random = new Random(7);
+        for (int step = 0; step < 4; step++) {
+            steps.step(windows(random, 4, config.window), labels(random, 4, config.classes()));
+        }
+        assertEquals(Set.of(4), steps.replayedBatchSizes());
+        AtomicInteger ops = new AtomicInteger();
+        steps.addListener(new BaseListener() {
+            @Override
+            public boolean isActive(Operation operation) {
+                return true;
+            }
+
+            @Override
+            public void opExecution(SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext context, INDArray[] outputs) {
+                ops.incrementAndGet();
+            }
+        });
+        steps.step(windows(random, 4, config.window), labels(random, 4, config.classes()));
+        assertTrue(ops.get() > 50, "the listener saw the step's ops: " + ops.get());
+        assertEquals(Set.of(), steps.replayedBatchSizes());
+    }
+
+    private static INDArray windows(Random random, int rows, int length) {
+        int[][] symbols = new int[rows][length];
+        for (int[] row : symbols) {
+            int real = 2 + random.nextInt(length - 1);   // some windows padded at the end
+            for (int j = 0; j < length; j++) {
+                row[j] = j < real ? random.nextInt(ParameterLayout.PAD) : ParameterLayout.PAD;
+            }
+        }
+        return Nd4j.createFromArray(symbols);
+    }
+
+    private static INDArray labels(Random random, int rows, int classes) {
+        int[] labels = new int[rows];
+        for (int i = 0; i < rows; i++) {
+            labels[i] = random.nextInt(classes);
+        }
+        return Nd4j.createFromArray(labels);
+    }
+}
