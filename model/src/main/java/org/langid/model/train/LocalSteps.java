@@ -32,8 +32,7 @@ public final class LocalSteps {
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
     /** Recorded steps by batch size, replayed without SameDiff's session (StepReplay); null: replay off. */
-    private Map<Integer, StepReplay.Plan> replays = Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true"))
-            ? new HashMap<>() : null;
+    private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new HashMap<>() : null;
     /** Batch sizes SameDiff has run once since its gradient function was built; recorded on the next. */
     private final java.util.Set<Integer> seenBatchSizes = new java.util.HashSet<>();
     /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
@@ -110,6 +109,16 @@ public final class LocalSteps {
     public void addListener(org.nd4j.autodiff.listeners.Listener listener) {
         sd.addListeners(listener);
         stopReplaying();   // a replayed step runs no SameDiff op for the listener to see
+    }
+
+    /**
+     * Replay is on unless switched off, on the CPU backend only: on CUDA the recorded calls would
+     * run on device arrays whose host copies SameDiff's session keeps in step, which has not been
+     * run on a GPU here, so GPU workers stay on SameDiff's session.
+     */
+    private static boolean replayEnabled() {
+        return Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true"))
+                && !"CUDA".equalsIgnoreCase(Nd4j.getExecutioner().getEnvironmentInformation().getProperty("backend"));
     }
 
     /** The batch sizes whose steps are replayed now (StepReplay). */
