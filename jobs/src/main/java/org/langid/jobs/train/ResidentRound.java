@@ -274,17 +274,24 @@ final class ResidentRound {
             second[i] /= workers;
         }
         Rows rows = sum.rows();
-        Rows old = split.rows(state, rows.rows(), rows.changes());
+        // Old values are read only for rows some worker left unchanged (with one worker: none).
+        int[] partlyChanged = java.util.stream.IntStream.range(0, rows.rows().length)
+                .filter(r -> rows.changes()[r] < workers).map(r -> rows.rows()[r]).toArray();
+        Rows old = split.rows(state, partlyChanged, new int[partlyChanged.length]);
         float[][] summed = {rows.parameters().values(), rows.first().values(), rows.second().values()};
         float[][] before = {old.parameters().values(), old.first().values(), old.second().values()};
         int width = split.width();
         int arrays = split.tableMoments() ? 3 : 1;
+        int p = 0;
         for (int r = 0; r < rows.rows().length; r++) {
             int unchanged = workers - rows.changes()[r];
             for (int k = 0; k < arrays; k++) {
-                for (int c = r * width; c < (r + 1) * width; c++) {
-                    summed[k][c] = (summed[k][c] + unchanged * before[k][c]) / workers;
+                for (int c = r * width, o = p * width; c < (r + 1) * width; c++, o++) {
+                    summed[k][c] = unchanged == 0 ? summed[k][c] / workers : (summed[k][c] + unchanged * before[k][o]) / workers;
                 }
+            }
+            if (unchanged > 0) {
+                p++;
             }
         }
         split.apply(state, sum.dense(), rows);
