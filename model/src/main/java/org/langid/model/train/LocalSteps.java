@@ -1,8 +1,10 @@
 package org.langid.model.train;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -34,12 +36,17 @@ public final class LocalSteps {
     /** Recorded steps by batch size, replayed without SameDiff's session (StepReplay); null: replay off. */
     private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new HashMap<>() : null;
     /** Batch sizes SameDiff has run once since its gradient function was built; recorded on the next. */
-    private final java.util.Set<Integer> seenBatchSizes = new java.util.HashSet<>();
+    private final Set<Integer> seenBatchSizes = new HashSet<>();
     /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
-    private final java.util.Set<Integer> unreplayable = new java.util.HashSet<>();
+    private final Set<Integer> unreplayable = new HashSet<>();
+    /** Whether the step in progress is a replay (its arrays belong to the plan, not the arena). */
+    private boolean replaying;
     /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
     public static final String REPLAY_PROPERTY = "langid.step_replay";
+    /** At most this many batch sizes keep a recorded step (each holds one step's arrays). */
     private static final int MAX_REPLAYS = 2;
+    /** The loss's key among {@link #gradients}' results (no parameter has this name). */
+    private static final String LOSS_RESULT = "/loss";
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalSteps.class);
     private CaseAugmentation augmentation;
     private boolean gradientsBuilt;
@@ -122,8 +129,8 @@ public final class LocalSteps {
     }
 
     /** The batch sizes whose steps are replayed now (StepReplay). */
-    java.util.Set<Integer> replayedBatchSizes() {
-        return replays == null ? java.util.Set.of() : java.util.Set.copyOf(replays.keySet());
+    Set<Integer> replayedBatchSizes() {
+        return replays == null ? Set.of() : Set.copyOf(replays.keySet());
     }
 
     /** From now on every step runs through SameDiff's session. */
@@ -307,11 +314,6 @@ public final class LocalSteps {
         }
         return loss;
     }
-
-    /** The loss's key among {@link #gradients}' results (no parameter has this name). */
-    private static final String LOSS_RESULT = "/loss";
-    /** Whether the step in progress is a replay (its arrays belong to the plan, not the arena). */
-    private boolean replaying;
 
     /**
      * The gradients of {@code wanted} and the loss (under {@link #LOSS_RESULT}) for one step: a
