@@ -8,6 +8,9 @@
 # bench/train.sh. PROFILED=profile times the profile's own model instead (with its n-gram table,
 # whose lookups and row updates run in Java between the graph's ops) and skips PyTorch, which has
 # no n-gram table. Run on an otherwise idle machine; about 2 minutes per batch size.
+# Since step replay (bench/PROFILE.md), the timed steps and JFR see replayed steps, while the
+# trace's 5 steps run through SameDiff's session (the listener turns replay off): its "outside
+# native ops" share is the session's cost that replay removes.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 batches=("${@:-256 1024}")
