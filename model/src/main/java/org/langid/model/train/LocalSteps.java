@@ -39,8 +39,6 @@ public final class LocalSteps {
     private final Set<Integer> seenBatchSizes = new HashSet<>();
     /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
     private final Set<Integer> unreplayable = new HashSet<>();
-    /** Whether the step in progress is a replay (its arrays belong to the plan, not the arena). */
-    private boolean replaying;
     /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
     public static final String REPLAY_PROPERTY = "langid.step_replay";
     /** At most this many batch sizes keep a recorded step (each holds one step's arrays). */
@@ -306,9 +304,10 @@ public final class LocalSteps {
             gradientViews.get(name).assign(g);
         }
         double loss = gradients.get(LOSS_RESULT).getDouble(0);
-        if (!replaying) {
-            // Results are copied out: the step's arrays can serve the next step. The sessions exist
-            // from the first step on, so the arena is installed (once per thread) after it.
+        if (replays == null || !replays.containsKey(rows)) {
+            // Results are copied out: the step's arrays can serve the next step (a replayed or just
+            // recorded step's arrays are its plan's). The sessions exist from the first step on, so
+            // the arena is installed (once per thread) after it.
             arena.recycle();
             arena.install(sd);
         }
@@ -323,7 +322,6 @@ public final class LocalSteps {
      */
     private Map<String, INDArray> gradients(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
         StepReplay.Plan plan = replays == null ? null : replays.get(rows);
-        replaying = plan != null;
         if (plan != null) {
             return plan.run(placeholders);
         }
@@ -356,8 +354,7 @@ public final class LocalSteps {
             } else {
                 LOG.info("steps of batch size {} replay {} recorded native ops", rows, recorded.calls());
                 replays.put(rows, recorded);
-                arena.handOver();
-                replaying = true;   // this step's arrays are the plan's now: results are read before the next step
+                arena.handOver();   // this step's arrays are the plan's now: results are read before the next step
             }
         }
         return results;

@@ -44,6 +44,14 @@ final class StepReplay {
     /** One native op with its arguments and arrays, as SameDiff ran it. */
     private record Call(DifferentialFunction op, OpContext context) {
 
+        void close() {
+            try {
+                context.close();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
         void run() {
             if (op instanceof CustomOp custom) {
                 Nd4j.getExecutioner().exec(custom, context);
@@ -89,13 +97,7 @@ final class StepReplay {
 
         @Override
         public void close() {
-            for (Call call : calls) {
-                try {
-                    call.context().close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+            calls.forEach(Call::close);
         }
     }
 
@@ -117,23 +119,23 @@ final class StepReplay {
 
         @Override
         public void opExecution(SameDiff sd, At at, MultiDataSet batch, SameDiffOp op, OpContext opContext, INDArray[] opOutputs) {
-            DifferentialFunction function = op.getOp();
-            String type = function.getClass().getSimpleName();
             if (unsupported != null) {
                 return;
             }
+            DifferentialFunction function = op.getOp();
+            String type = function.getClass().getSimpleName();
             if (opContext == null || JAVA_SIDE.contains(type) || function.getClass().getName().contains(".tensorops.")
                     || !(function instanceof CustomOp || function instanceof Op)) {
                 unsupported = type;
                 return;
             }
-            OpContext context = Nd4j.getExecutioner().buildContext();
             List<INDArray> in = new ArrayList<>(opContext.getInputArrays());
             List<INDArray> out = new ArrayList<>(opContext.getOutputArrays());
             if (out.isEmpty() || in.stream().anyMatch(a -> a == null || a.isEmpty()) || out.stream().anyMatch(a -> a == null || a.isEmpty())) {
                 unsupported = type + " (empty or missing arrays)";
                 return;
             }
+            OpContext context = Nd4j.getExecutioner().buildContext();
             context.setInputArrays(in);
             context.setOutputArrays(out);
             context.setIArguments(opContext.getIArguments().stream().mapToLong(Long::longValue).toArray());
@@ -175,7 +177,7 @@ final class StepReplay {
         }
 
         private Plan discard() {
-            new Plan(calls, Map.of(), Map.of()).close();
+            calls.forEach(Call::close);
             return null;
         }
     }
