@@ -114,6 +114,26 @@ class AveragingTrainerTest {
         assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 1e-6f);
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
+    void oneWorkerWithSparseTableUpdatesIsTheLocalTrainerWhateverTheAveragingFrequency(String updates) {
+        ModelConfig model = sparseNgramModel(updates);
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 3;
+        train.maxSteps = 10;
+        WorkerShard everything = shard(0, 100, 4);
+        LabelledWindows windows = everything.windows(LANGUAGES);
+
+        TrainingState viaSpark = new AveragingTrainer(model, train)
+                .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
+        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
+
+        assertEquals(10, viaSpark.step);
+        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 0f);
+        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 0f);
+    }
+
     @Test
     void aTaskThatFailsOnceIsRetriedAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = model();
