@@ -29,7 +29,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * moments) and the table rows some worker changed. A worker returns its dense part and the rows
  * it changed. A row no worker changed is the same everywhere, so the average is exact: with W
  * workers, a row becomes (the sum of the changed copies + (W − changes) × its old value) / W —
- * for two workers, bit for bit the mean that exchanging everything computes. A worker whose
+ * for two workers, bit for bit the mean that exchanging everything computes. A lone worker's
+ * state is the average, so it is sent no change at all. A worker whose
  * replica is missing or not at the previous round (a new executor, a retried task) answers
  * "stale" without taking a step, and the driver sends it the full state.
  */
@@ -170,6 +171,14 @@ final class ResidentRound {
     record Input(long run, long version, AveragingRound.Input round, Dense dense, Rows rows, Set<Integer> onlyWorkers)
             implements Serializable {
 
+        /**
+         * A round after one that a single worker took: its replica, at the end of that round, is
+         * the averaged state, so no change travels ({@code dense} and {@code rows} null).
+         */
+        static Input replicaIsCurrent(long run, long version, AveragingRound.Input round) {
+            return new Input(run, version, round, null, null, null);
+        }
+
         boolean full() {
             return round.parameters() != null;
         }
@@ -237,7 +246,9 @@ final class ResidentRound {
         } else if (replica == null || replica.run != input.run() || !replica.valid || replica.version != input.version() - 1) {
             return List.of(Sum.stale(worker)).iterator();
         } else {
-            split.apply(replica.state, input.dense(), input.rows());
+            if (input.dense() != null) {
+                split.apply(replica.state, input.dense(), input.rows());
+            }
             replica.state.step = round.step();
             replica.state.epoch = round.epoch();
             replica.version = input.version();

@@ -134,6 +134,36 @@ class AveragingTrainerTest {
         assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 0f);
     }
 
+    /** A lone worker is not sent back its own changes; one whose replica was lost gets the full state. */
+    @Test
+    void aLoneWorkerThatLostItsReplicaGetsTheFullStateAndEndsWhereTheLocalTrainerEnds() {
+        ModelConfig model = sparseNgramModel("sgd");
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 10;
+        WorkerShard everything = shard(0, 100, 4);
+        LabelledWindows windows = everything.windows(LANGUAGES);
+        java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
+        AveragingRound.beforeRoundForTests = (worker, step) -> {
+            if (step == 4 && dropped.getAndIncrement() == 0) {
+                ResidentRound.dropReplicasForTests();                 // as if the executor had been replaced
+            }
+        };
+        TrainingState viaSpark;
+        try {
+            viaSpark = new AveragingTrainer(model, train)
+                    .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
+        } finally {
+            AveragingRound.beforeRoundForTests = null;
+        }
+        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
+
+        assertEquals(2, dropped.get(), "the round at step 4 ran, found no replica, and ran again on the full state");
+        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 0f);
+        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 0f);
+    }
+
     @Test
     void aTaskThatFailsOnceIsRetriedAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = model();
