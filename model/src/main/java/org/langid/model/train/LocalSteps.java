@@ -131,6 +131,11 @@ public final class LocalSteps {
         return replays == null ? Set.of() : Set.copyOf(replays.keySet());
     }
 
+    /** Calls of the replayed steps that run on {@link BatchedProducts} instead of libnd4j. */
+    int replacedCalls() {
+        return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::replaced).sum();
+    }
+
     /** From now on every step runs through SameDiff's session. */
     void stopReplaying() {
         if (replays != null) {
@@ -352,7 +357,8 @@ public final class LocalSteps {
                         recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
                 unreplayable.add(rows);
             } else {
-                LOG.info("steps of batch size {} replay {} recorded native ops", rows, recorded.calls());
+                LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API)",
+                        rows, recorded.calls(), recorded.replaced());
                 replays.put(rows, recorded);
                 arena.handOver();   // this step's arrays are the plan's now: results are read before the next step
             }

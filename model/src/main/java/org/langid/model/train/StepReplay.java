@@ -41,8 +41,16 @@ final class StepReplay {
     private StepReplay() {
     }
 
-    /** One native op with its arguments and arrays, as SameDiff ran it. */
-    private record Call(DifferentialFunction op, OpContext context) {
+    /**
+     * One native op with its arguments and arrays, as SameDiff ran it; {@code replacement}, if not
+     * null, computes the same outputs from the same arrays instead ({@link BatchedProducts}).
+     */
+    private record Call(DifferentialFunction op, OpContext context, Runnable replacement) {
+
+        Call replaced(BatchedProducts.Scratch scratch) {
+            Runnable product = BatchedProducts.replacing(op, context, scratch);
+            return product == null ? this : new Call(op, context, product);
+        }
 
         void close() {
             try {
@@ -53,7 +61,9 @@ final class StepReplay {
         }
 
         void run() {
-            if (op instanceof CustomOp custom) {
+            if (replacement != null) {
+                replacement.run();
+            } else if (op instanceof CustomOp custom) {
                 Nd4j.getExecutioner().exec(custom, context);
             } else {
                 Nd4j.getExecutioner().exec((Op) op, context);
@@ -93,6 +103,11 @@ final class StepReplay {
 
         int calls() {
             return calls.size();
+        }
+
+        /** Calls run by {@link BatchedProducts} instead of libnd4j. */
+        int replaced() {
+            return (int) calls.stream().filter(call -> call.replacement() != null).count();
         }
 
         @Override
@@ -148,7 +163,7 @@ final class StepReplay {
             context.setBArguments(flags);
             inputs.addAll(in);
             outputs.addAll(out);
-            calls.add(new Call(function, context));
+            calls.add(new Call(function, context, null));
         }
 
         /**
@@ -169,7 +184,12 @@ final class StepReplay {
                     return discard();    // computed or copied outside the recorded ops
                 }
             }
-            return new Plan(List.copyOf(calls), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
+            List<Call> planned = calls;
+            if (BatchedProducts.enabled()) {
+                BatchedProducts.Scratch scratch = new BatchedProducts.Scratch();
+                planned = calls.stream().map(call -> call.replaced(scratch)).toList();
+            }
+            return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
         }
 
         String unsupported() {

@@ -1,0 +1,145 @@
+package org.langid.model.train;
+
+import java.util.Arrays;
+import java.util.List;
+import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.api.shape.Shape;
+
+/**
+ * The attention's batched matrix products, forward ({@code matmul}) and backward
+ * ({@code matmul_bp}), on the JDK's vector API instead of libnd4j. For rank > 2 libnd4j M2.1
+ * runs its own scalar loop (oneDNN takes only rank ≤ 2): ~5 GFLOP/s on (B, 4, 16, 16) blocks,
+ * a quarter of a replayed step (bench/PROFILE.md). {@link StepReplay} swaps a recorded call for
+ * one of these when the arrays allow (float, dense, C order, the same leading dimensions); any
+ * other call stays native.
+ *
+ * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
+ * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},
+ * every call stays native. Results match libnd4j's to float rounding, not bit for bit: the sums
+ * run in another order.
+ */
+final class BatchedProducts {
+
+    /** The switch: -Dlangid.step_kernels=false keeps libnd4j's products. */
+    static final String PROPERTY = "langid.step_kernels";
+
+    private BatchedProducts() {
+    }
+
+    /** Whether products can be swapped in this JVM: the vector module is there and the switch is on. */
+    static boolean enabled() {
+        return Boolean.parseBoolean(System.getProperty(PROPERTY, "true"))
+                && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    /** Float arrays shared by the products of one plan (which runs on one thread), grown as needed. */
+    static final class Scratch {
+        private final float[][] arrays = new float[6][];
+
+        float[] get(int slot, long length) {
+            if (arrays[slot] == null || arrays[slot].length < length) {
+                arrays[slot] = new float[Math.toIntExact(length)];
+            }
+            return arrays[slot];
+        }
+    }
+
+    /**
+     * What replaces the native call of {@code op} on {@code context}'s arrays, or null if it stays
+     * native (another op, or arrays or arguments these products do not take).
+     */
+    static Runnable replacing(DifferentialFunction op, OpContext context, Scratch scratch) {
+        String name = op.opName();
+        if (!"matmul".equals(name) && !"matmul_bp".equals(name)) {
+            return null;
+        }
+        List<INDArray> in = context.getInputArrays();
+        List<INDArray> out = context.getOutputArrays();
+        List<Long> flags = context.getIArguments();
+        boolean transposeX = flags.size() > 0 && flags.get(0) != 0;
+        boolean transposeY = flags.size() > 1 && flags.get(1) != 0;
+        boolean transposeZ = flags.size() > 2 && flags.get(2) != 0;
+        List<Double> scalars = context.getTArguments();
+        boolean plain = scalars.isEmpty() || (scalars.get(0) == 1.0 && (scalars.size() < 2 || scalars.get(1) == 0.0));
+        if (transposeZ || !plain) {
+            return null;
+        }
+        if ("matmul".equals(name)) {
+            if (in.size() != 2 || out.size() != 1 || !dense(in.get(0), in.get(1), out.get(0))) {
+                return null;
+            }
+            Product z = Product.of(in.get(0), transposeX, in.get(1), transposeY, out.get(0));
+            return z == null ? null : () -> z.run(scratch, 0, 1, 3);
+        }
+        if (in.size() != 3 || out.size() != 2 || !dense(in.get(0), in.get(1), in.get(2), out.get(0), out.get(1))) {
+            return null;
+        }
+        INDArray x = in.get(0);
+        INDArray y = in.get(1);
+        INDArray dz = in.get(2);
+        // libnd4j's matmul_bp: dX = op(dZ, Y) and dY = op(X, dZ), transposed as its flags say.
+        Product dx = transposeX ? Product.of(y, transposeY, dz, true, out.get(0)) : Product.of(dz, false, y, !transposeY, out.get(0));
+        Product dy = transposeY ? Product.of(dz, true, x, transposeX, out.get(1)) : Product.of(x, !transposeX, dz, false, out.get(1));
+        if (dx == null || dy == null) {
+            return null;
+        }
+        return () -> {
+            dx.run(scratch, 0, 1, 3);
+            dy.run(scratch, 2, 4, 3);
+        };
+    }
+
+    /** Float, C order with default strides, not a view: the buffer holds exactly the array. */
+    private static boolean dense(INDArray... arrays) {
+        for (INDArray array : arrays) {
+            if (array.dataType() != DataType.FLOAT || array.rank() < 3 || array.ordering() != 'c' || array.isView()
+                    || array.offset() != 0 || array.data().length() != array.length()
+                    || !Shape.hasDefaultStridesForShape(array)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Z = op(A) · op(B) over the leading dimensions, which all three share. */
+    private record Product(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z,
+                           int batch, int m, int k, int n) {
+
+        static Product of(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z) {
+            int rank = z.rank();
+            if (a.rank() != rank || b.rank() != rank) {
+                return null;
+            }
+            long[] leading = Arrays.copyOf(z.shape(), rank - 2);
+            if (!Arrays.equals(leading, Arrays.copyOf(a.shape(), rank - 2)) || !Arrays.equals(leading, Arrays.copyOf(b.shape(), rank - 2))) {
+                return null;
+            }
+            long m = z.size(rank - 2);
+            long n = z.size(rank - 1);
+            long k = transposeA ? a.size(rank - 2) : a.size(rank - 1);
+            long am = transposeA ? a.size(rank - 1) : a.size(rank - 2);
+            long bk = transposeB ? b.size(rank - 1) : b.size(rank - 2);
+            long bn = transposeB ? b.size(rank - 2) : b.size(rank - 1);
+            if (am != m || bk != k || bn != n) {
+                return null;
+            }
+            long batch = z.length() / (m * n);
+            return new Product(a, transposeA, b, transposeB, z, Math.toIntExact(batch), (int) m, (int) k, (int) n);
+        }
+
+        /** Copies A and B into scratch slots {@code slotA}, {@code slotB}, multiplies, copies Z back. */
+        void run(Scratch scratch, int slotA, int slotB, int slotZ) {
+            float[] left = scratch.get(slotA, a.length());
+            float[] right = scratch.get(slotB, b.length());
+            float[] product = scratch.get(slotZ, z.length());
+            a.data().asNioFloat().get(left, 0, (int) a.length());
+            b.data().asNioFloat().get(right, 0, (int) b.length());
+            VectorProducts.multiply(left, transposeA, right, transposeB, product, batch, m, k, n,
+                    scratch.get(5, (long) k * n));
+            z.data().asNioFloat().put(product, 0, (int) z.length());
+        }
+    }
+}
