@@ -4,6 +4,8 @@
 # run, for the profile's model on a prepare output's training windows and issue 14's model (no
 # n-grams) on random windows. Run it on an otherwise idle machine.
 #   bench/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
+# SWITCH=products compares, within replayed steps, the attention's batched products on libnd4j
+# (-Dlangid.step_kernels=false) against the JDK's vector API (BatchedProducts) instead.
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail
@@ -14,12 +16,14 @@ prepared="${2:-$home/work/pipeline/prepared}"
 issue14=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
          --set model.positional=true --set model.dropout=0)
 "$home/langid" bench train --batch 256 --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
+property=langid.step_replay; header=("session/s" "replay/s")
+[ "${SWITCH:-replay}" = products ] && { property=langid.step_kernels; header=("libnd4j/s" "vector/s"); }
 rate() {   # rate true|false ARGS...
-  local replay="$1"; shift
-  LANGID_JAVA_OPTS="${LANGID_JAVA_OPTS:-} -Dlangid.step_replay=$replay" OMP_NUM_THREADS=1 \
+  local on="$1"; shift
+  LANGID_JAVA_OPTS="${LANGID_JAVA_OPTS:-} -D$property=$on" OMP_NUM_THREADS=1 \
     "$home/langid" bench train --trainer local --seconds "$seconds" "$@" 2>/dev/null | sed -n 's/^samples\/s: //p'
 }
-printf '%-38s %6s %12s %10s %7s\n' model batch "session/s" "replay/s" gain
+printf '%-38s %6s %12s %10s %7s\n' model batch "${header[0]}" "${header[1]}" gain
 row() {   # row NAME BATCH ARGS...
   local name="$1" batch="$2"; shift 2
   local off on

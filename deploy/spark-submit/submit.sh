@@ -195,6 +195,11 @@ fi
 # ND4J's native ops single-threaded, as ./langid runs them (train.native_threads explains why).
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"   # the driver, in client mode
 settings+=(--conf spark.executorEnv.OMP_NUM_THREADS=1 --conf spark.executorEnv.OMP_WAIT_POLICY=PASSIVE)
+# The training step's batched products use the JDK's vector API (pom.xml); Spark's launcher adds
+# its own module openings to every JVM but not this module. The default options, so that a
+# job's own extraJavaOptions add to them; without the module the products stay on libnd4j.
+settings+=(--conf spark.executor.defaultJavaOptions=--add-modules=jdk.incubator.vector
+           --conf spark.driver.defaultJavaOptions=--add-modules=jdk.incubator.vector)
 
 case "$kind" in
   yarn)
@@ -261,6 +266,8 @@ if [ ${#files[@]} -gt 0 ]; then
   settings+=(--files "$(IFS=,; echo "${files[*]}")")
 fi
 
+# The driver JVM names the incubator module on stderr at start-up: chatter, not for the console.
 # shellcheck disable=SC2086  # SPARK_SUBMIT_EXTRA is a list of words by design
 exec "$submit" "${settings[@]}" "${extra_conf[@]}" ${SPARK_SUBMIT_EXTRA:-} \
-  "$jar" "$command_name" "${config_args[@]}" "${job_args[@]}"
+  "$jar" "$command_name" "${config_args[@]}" "${job_args[@]}" \
+  2> >(grep -v --line-buffered '^WARNING: Using incubator modules: jdk\.incubator\.vector$' >&2)

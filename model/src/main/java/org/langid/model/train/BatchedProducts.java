@@ -35,15 +35,28 @@ final class BatchedProducts {
                 && ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
     }
 
-    /** Float arrays shared by the products of one plan (which runs on one thread), grown as needed. */
+    /**
+     * Float arrays shared by the products of one plan (which runs on one thread), grown as needed:
+     * slots 0-2 the inputs of a call, 3 its result, 4 a block's rows of op(B).
+     */
     static final class Scratch {
-        private final float[][] arrays = new float[6][];
+        private final float[][] arrays = new float[5][];
 
         float[] get(int slot, long length) {
             if (arrays[slot] == null || arrays[slot].length < length) {
                 arrays[slot] = new float[Math.toIntExact(length)];
             }
             return arrays[slot];
+        }
+
+        /** Copies {@code inputs} into slots 0, 1, ... and returns those slots. */
+        float[][] load(INDArray[] inputs) {
+            float[][] copies = new float[inputs.length][];
+            for (int i = 0; i < inputs.length; i++) {
+                copies[i] = get(i, inputs[i].length());
+                inputs[i].data().asNioFloat().get(copies[i], 0, (int) inputs[i].length());
+            }
+            return copies;
         }
     }
 
@@ -71,24 +84,36 @@ final class BatchedProducts {
             if (in.size() != 2 || out.size() != 1 || !dense(in.get(0), in.get(1), out.get(0))) {
                 return null;
             }
-            Product z = Product.of(in.get(0), transposeX, in.get(1), transposeY, out.get(0));
-            return z == null ? null : () -> z.run(scratch, 0, 1, 3);
+            Product z = Product.of(in.get(0), 0, transposeX, in.get(1), 1, transposeY, out.get(0));
+            if (z == null) {
+                return null;
+            }
+            INDArray[] inputs = {in.get(0), in.get(1)};
+            return () -> {
+                float[][] copies = scratch.load(inputs);
+                z.run(copies, scratch);
+            };
         }
         if (in.size() != 3 || out.size() != 2 || !dense(in.get(0), in.get(1), in.get(2), out.get(0), out.get(1))) {
             return null;
         }
+        // libnd4j's matmul_bp: dX = op(dZ, Y) and dY = op(X, dZ), transposed as its flags say.
+        // Inputs by slot: 0 X, 1 Y, 2 dZ (each copied once for both products).
         INDArray x = in.get(0);
         INDArray y = in.get(1);
         INDArray dz = in.get(2);
-        // libnd4j's matmul_bp: dX = op(dZ, Y) and dY = op(X, dZ), transposed as its flags say.
-        Product dx = transposeX ? Product.of(y, transposeY, dz, true, out.get(0)) : Product.of(dz, false, y, !transposeY, out.get(0));
-        Product dy = transposeY ? Product.of(dz, true, x, transposeX, out.get(1)) : Product.of(x, !transposeX, dz, false, out.get(1));
+        Product dx = transposeX ? Product.of(y, 1, transposeY, dz, 2, true, out.get(0))
+                : Product.of(dz, 2, false, y, 1, !transposeY, out.get(0));
+        Product dy = transposeY ? Product.of(dz, 2, true, x, 0, transposeX, out.get(1))
+                : Product.of(x, 0, !transposeX, dz, 2, false, out.get(1));
         if (dx == null || dy == null) {
             return null;
         }
+        INDArray[] inputs = {x, y, dz};
         return () -> {
-            dx.run(scratch, 0, 1, 3);
-            dy.run(scratch, 2, 4, 3);
+            float[][] copies = scratch.load(inputs);
+            dx.run(copies, scratch);
+            dy.run(copies, scratch);
         };
     }
 
@@ -104,11 +129,10 @@ final class BatchedProducts {
         return true;
     }
 
-    /** Z = op(A) · op(B) over the leading dimensions, which all three share. */
-    private record Product(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z,
-                           int batch, int m, int k, int n) {
+    /** Z = op(A) · op(B) over the leading dimensions, which all three share; A and B are input slots. */
+    private record Product(int slotA, boolean transposeA, int slotB, boolean transposeB, INDArray z, int batch, int m, int k, int n) {
 
-        static Product of(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z) {
+        static Product of(INDArray a, int slotA, boolean transposeA, INDArray b, int slotB, boolean transposeB, INDArray z) {
             int rank = z.rank();
             if (a.rank() != rank || b.rank() != rank) {
                 return null;
@@ -127,18 +151,14 @@ final class BatchedProducts {
                 return null;
             }
             long batch = z.length() / (m * n);
-            return new Product(a, transposeA, b, transposeB, z, Math.toIntExact(batch), (int) m, (int) k, (int) n);
+            return new Product(slotA, transposeA, slotB, transposeB, z, Math.toIntExact(batch), (int) m, (int) k, (int) n);
         }
 
-        /** Copies A and B into scratch slots {@code slotA}, {@code slotB}, multiplies, copies Z back. */
-        void run(Scratch scratch, int slotA, int slotB, int slotZ) {
-            float[] left = scratch.get(slotA, a.length());
-            float[] right = scratch.get(slotB, b.length());
-            float[] product = scratch.get(slotZ, z.length());
-            a.data().asNioFloat().get(left, 0, (int) a.length());
-            b.data().asNioFloat().get(right, 0, (int) b.length());
-            VectorProducts.multiply(left, transposeA, right, transposeB, product, batch, m, k, n,
-                    scratch.get(5, (long) k * n));
+        /** Multiplies the loaded inputs and copies the product into Z. */
+        void run(float[][] inputs, Scratch scratch) {
+            float[] product = scratch.get(3, z.length());
+            VectorProducts.multiply(inputs[slotA], transposeA, inputs[slotB], transposeB, product, batch, m, k, n,
+                    scratch.get(4, (long) k * n));
             z.data().asNioFloat().put(product, 0, (int) z.length());
         }
     }

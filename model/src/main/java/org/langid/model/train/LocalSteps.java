@@ -33,15 +33,16 @@ public final class LocalSteps {
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
     private final StepArena arena = new StepArena();
-    /** Recorded steps by batch size, replayed without SameDiff's session (StepReplay); null: replay off. */
-    private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new HashMap<>() : null;
-    /** Batch sizes SameDiff has run once since its gradient function was built; recorded on the next. */
-    private final Set<Integer> seenBatchSizes = new HashSet<>();
+    /**
+     * Recorded steps by batch size, least recently used first, replayed without SameDiff's session
+     * (StepReplay); null: replay off.
+     */
+    private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new java.util.LinkedHashMap<>(4, 0.75f, true) : null;
     /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
     private final Set<Integer> unreplayable = new HashSet<>();
     /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
     public static final String REPLAY_PROPERTY = "langid.step_replay";
-    /** At most this many batch sizes keep a recorded step (each holds one step's arrays). */
+    /** At most this many batch sizes keep a recorded step (each holds one step's arrays); the least recently used goes. */
     private static final int MAX_REPLAYS = 2;
     /** The loss's key among {@link #gradients}' results (no parameter has this name). */
     private static final String LOSS_RESULT = "/loss";
@@ -320,19 +321,58 @@ public final class LocalSteps {
     }
 
     /**
-     * The gradients of {@code wanted} and the loss (under {@link #LOSS_RESULT}) for one step: a
-     * replay of a recorded step of this batch size if there is one; otherwise SameDiff, which
-     * records the step when it has run this batch size before (the arena then hands its arrays
-     * over to the plan).
+     * The gradients of {@code wanted} and the loss (under {@link #LOSS_RESULT}) for one step: the
+     * recorded step of this batch size, replayed, if it can be; otherwise SameDiff's session.
+     *
+     * <p>A batch size is recorded the first time it comes, on runs whose results are discarded,
+     * and that step itself is already replayed: every step of a replayable size goes through its
+     * plan, whatever came before it. So a run resumed from a checkpoint, or a Spark task retried
+     * on a fresh thread, computes what the undisturbed run computed, bit for bit, even though a
+     * plan's batched products (BatchedProducts) round differently from SameDiff's.
      */
     private Map<String, INDArray> gradients(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
         StepReplay.Plan plan = replays == null ? null : replays.get(rows);
+        if (plan == null && replays != null && !unreplayable.contains(rows)) {
+            plan = record(placeholders, wanted, rows);
+        }
         if (plan != null) {
             return plan.run(placeholders);
         }
-        boolean record = replays != null && gradientsBuilt && replays.size() < MAX_REPLAYS && !unreplayable.contains(rows)
-                && !seenBatchSizes.add(rows);
-        StepReplay.Recorder recorder = record ? new StepReplay.Recorder() : null;
+        return sameDiff(placeholders, wanted, null);
+    }
+
+    /**
+     * Records a step of batch size {@code rows}: SameDiff runs it twice (the first run of a shape,
+     * which also builds the gradient function the first time, is not recorded), results discarded.
+     * Returns the plan, or null if the step cannot be replayed exactly (then it stays on SameDiff).
+     */
+    private StepReplay.Plan record(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
+        if (replays.size() >= MAX_REPLAYS) {
+            Integer eldest = replays.keySet().iterator().next();
+            replays.remove(eldest).close();
+        }
+        sameDiff(placeholders, wanted, null);
+        arena.recycle();
+        arena.install(sd);
+        StepReplay.Recorder recorder = new StepReplay.Recorder();
+        Map<String, INDArray> results = sameDiff(placeholders, wanted, recorder);
+        StepReplay.Plan recorded = recorder.plan(placeholders, results);
+        if (recorded == null) {
+            LOG.info("steps of batch size {} stay on SameDiff's session: {}", rows,
+                    recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
+            unreplayable.add(rows);
+            arena.recycle();
+            return null;
+        }
+        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API)",
+                rows, recorded.calls(), recorded.replaced());
+        replays.put(rows, recorded);
+        arena.handOver();   // the recorded step's arrays are the plan's now
+        return recorded;
+    }
+
+    /** One step through SameDiff's session, watched by {@code recorder} if not null. */
+    private Map<String, INDArray> sameDiff(Map<String, INDArray> placeholders, List<String> wanted, StepReplay.Recorder recorder) {
         if (recorder != null) {
             sd.addListeners(recorder);
         }
@@ -350,19 +390,6 @@ public final class LocalSteps {
         gradientsBuilt = true;
         Map<String, INDArray> results = new HashMap<>(result.getGradients());
         results.put(LOSS_RESULT, result.getOutputs().get(LanguageIdGraph.LOSS));
-        if (recorder != null) {
-            StepReplay.Plan recorded = recorder.plan(placeholders, results);
-            if (recorded == null) {
-                LOG.info("steps of batch size {} stay on SameDiff's session: {}", rows,
-                        recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
-                unreplayable.add(rows);
-            } else {
-                LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API)",
-                        rows, recorded.calls(), recorded.replaced());
-                replays.put(rows, recorded);
-                arena.handOver();   // this step's arrays are the plan's now: results are read before the next step
-            }
-        }
         return results;
     }
 

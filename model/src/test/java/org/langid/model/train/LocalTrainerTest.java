@@ -84,23 +84,16 @@ class LocalTrainerTest {
     void stepsAreTheSameWhetherOrNotArraysAreRecycled() {
         // The arena hands out recycled, uninitialised arrays; a fresh graph allocates new ones.
         // Both must give the same update, step after step.
-        // Bit for bit, so with libnd4j's own products: the replayed steps' vector-API products sum
-        // in another order (StepReplayTest checks them).
-        System.setProperty(BatchedProducts.PROPERTY, "false");
-        try {
-            ModelConfig config = small();
-            LabelledWindows training = corpus.get(Split.TRAIN);
-            int[] order = Shuffle.permutation(training.size(), 1, 0);
-            TrainingState recycled = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
-            LocalSteps steps = new LocalSteps(config, recycled, 100);
-            for (int i = 0; i < 5; i++) {
-                TrainingState fresh = recycled.copy();
-                new LocalSteps(config, fresh, 100).step(training, order, i * 32, (i + 1) * 32);
-                steps.step(training, order, i * 32, (i + 1) * 32);
-                assertArrayEquals(fresh.parameters.toFloatVector(), recycled.parameters.toFloatVector(), 0f, "step " + i);
-            }
-        } finally {
-            System.clearProperty(BatchedProducts.PROPERTY);
+        ModelConfig config = small();
+        LabelledWindows training = corpus.get(Split.TRAIN);
+        int[] order = Shuffle.permutation(training.size(), 1, 0);
+        TrainingState recycled = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+        LocalSteps steps = new LocalSteps(config, recycled, 100);
+        for (int i = 0; i < 5; i++) {
+            TrainingState fresh = recycled.copy();
+            new LocalSteps(config, fresh, 100).step(training, order, i * 32, (i + 1) * 32);
+            steps.step(training, order, i * 32, (i + 1) * 32);
+            assertArrayEquals(fresh.parameters.toFloatVector(), recycled.parameters.toFloatVector(), 0f, "step " + i);
         }
     }
 }
