@@ -5,7 +5,7 @@
 # n-grams) on random windows. Run it on an otherwise idle machine.
 #   bench/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
 # SWITCH=products compares, within replayed steps, the attention's batched products on libnd4j
-# (-Dlangid.step_kernels=false) against the JDK's vector API (BatchedProducts) instead.
+# (-Dlangid.step_kernels=false) against the JDK's vector API (VectorKernels) instead.
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail

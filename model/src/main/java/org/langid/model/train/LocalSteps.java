@@ -132,7 +132,7 @@ public final class LocalSteps {
         return replays == null ? Set.of() : Set.copyOf(replays.keySet());
     }
 
-    /** Calls of the replayed steps that run on {@link BatchedProducts} instead of libnd4j. */
+    /** Calls of the replayed steps that run on {@link VectorKernels} instead of libnd4j. */
     int replacedCalls() {
         return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::replaced).sum();
     }
@@ -328,7 +328,7 @@ public final class LocalSteps {
      * and that step itself is already replayed: every step of a replayable size goes through its
      * plan, whatever came before it. So a run resumed from a checkpoint, or a Spark task retried
      * on a fresh thread, computes what the undisturbed run computed, bit for bit, even though a
-     * plan's batched products (BatchedProducts) round differently from SameDiff's.
+     * plan's batched products (VectorKernels) round differently from SameDiff's.
      */
     private Map<String, INDArray> gradients(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
         StepReplay.Plan plan = replays == null ? null : replays.get(rows);

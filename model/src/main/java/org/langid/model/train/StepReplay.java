@@ -43,12 +43,12 @@ final class StepReplay {
 
     /**
      * One native op with its arguments and arrays, as SameDiff ran it; {@code replacement}, if not
-     * null, computes the same outputs from the same arrays instead ({@link BatchedProducts}).
+     * null, computes the same outputs from the same arrays instead ({@link VectorKernels}).
      */
     private record Call(DifferentialFunction op, OpContext context, Runnable replacement) {
 
-        Call replaced(BatchedProducts.Scratch scratch) {
-            Runnable product = BatchedProducts.replacing(op, context, scratch);
+        Call replaced(VectorKernels.Scratch scratch) {
+            Runnable product = VectorKernels.replacing(op, context, scratch);
             return product == null ? this : new Call(op, context, product);
         }
 
@@ -105,7 +105,7 @@ final class StepReplay {
             return calls.size();
         }
 
-        /** Calls run by {@link BatchedProducts} instead of libnd4j. */
+        /** Calls run by {@link VectorKernels} instead of libnd4j. */
         int replaced() {
             return (int) calls.stream().filter(call -> call.replacement() != null).count();
         }
@@ -185,8 +185,8 @@ final class StepReplay {
                 }
             }
             List<Call> planned = calls;
-            if (BatchedProducts.enabled()) {
-                BatchedProducts.Scratch scratch = new BatchedProducts.Scratch();
+            if (VectorKernels.enabled()) {
+                VectorKernels.Scratch scratch = new VectorKernels.Scratch();
                 planned = calls.stream().map(call -> call.replaced(scratch)).toList();
             }
             return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));

@@ -61,18 +61,18 @@ class StepReplayTest {
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void replayedStepsAreBitIdenticalToSameDiffSteps(String variant) {
         // libnd4j's own products: the vector API's sum in another order (the next test).
-        System.setProperty(BatchedProducts.PROPERTY, "false");
+        System.setProperty(VectorKernels.PROPERTY, "false");
         try {
             compare(variant, 0.0);
         } finally {
-            System.clearProperty(BatchedProducts.PROPERTY);
+            System.clearProperty(VectorKernels.PROPERTY);
         }
     }
 
     /** With the attention's products on the vector API: the same steps, to float rounding. */
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
-    void replayedStepsWithVectorProductsFollowSameDiffSteps(String variant) {
+    void replayedStepsWithVectorMathFollowSameDiffSteps(String variant) {
         LocalSteps replayed = compare(variant, 1e-5);
         assertTrue(replayed.replacedCalls() >= 2 * 6, "each layer's four batched products (two of them backward) ran on the vector API: "
                 + replayed.replacedCalls());

@@ -5,16 +5,16 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Many small matrix products at once with the JDK's vector API: {@code C[p] = op(A[p]) · op(B[p])}
- * for every p of a batch, row-major blocks packed one after another (the attention's (B, H, T, T)
- * and (B, H, T, d) products). Loaded only when the {@code jdk.incubator.vector} module is present
- * ({@link BatchedProducts}).
+ * The arithmetic of {@link VectorKernels} on the JDK's vector API: many small matrix products at
+ * once, {@code C[p] = op(A[p]) · op(B[p])} for every p of a batch, row-major blocks packed one
+ * after another (the attention's (B, H, T, T) and (B, H, T, d) products), and column sums.
+ * Loaded only when the {@code jdk.incubator.vector} module is present.
  */
-final class VectorProducts {
+final class VectorMath {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
 
-    private VectorProducts() {
+    private VectorMath() {
     }
 
     /** Lanes of the widest float vector this CPU runs (16 with AVX-512, 8 with AVX2). */
@@ -76,6 +76,22 @@ final class VectorProducts {
                     c0.intoArray(c, cBlock + i * n + j0, inRange);
                 }
             }
+        }
+    }
+
+    /**
+     * {@code sums[c]} = the sum over rows of {@code values[row, c]}, a (rows, channels) row-major
+     * float matrix in {@code values} (a buffer in the platform's byte order, from position 0).
+     */
+    static void columnSums(java.nio.ByteBuffer values, int rows, int channels, float[] sums) {
+        int lanes = SPECIES.length();
+        for (int c0 = 0; c0 < channels; c0 += lanes) {
+            VectorMask<Float> inRange = SPECIES.indexInRange(c0, channels);
+            FloatVector sum = FloatVector.zero(SPECIES);
+            for (int row = 0; row < rows; row++) {
+                sum = sum.add(FloatVector.fromByteBuffer(SPECIES, values, 4 * (row * channels + c0), values.order(), inRange));
+            }
+            sum.intoArray(sums, c0, inRange);
         }
     }
 

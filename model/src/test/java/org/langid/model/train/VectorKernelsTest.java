@@ -17,11 +17,11 @@ import org.nd4j.linalg.api.ops.impl.reduce.MmulBp;
 import org.nd4j.linalg.factory.Nd4j;
 
 /** The vector API's batched products compute what libnd4j's matmul and matmul_bp compute. */
-class BatchedProductsTest {
+class VectorKernelsTest {
 
     @Test
     void theVectorModuleIsThereInTests() {
-        assertTrue(BatchedProducts.enabled(), "the JVM runs with --add-modules=jdk.incubator.vector (parent pom)");
+        assertTrue(VectorKernels.enabled(), "the JVM runs with --add-modules=jdk.incubator.vector (parent pom)");
     }
 
     /** (m, k, n): the attention's square blocks, and odd sizes (a partial vector, rows not a multiple of 4). */
@@ -50,6 +50,25 @@ class BatchedProductsTest {
         assertClose(nativeGradients[1], ourGradients[1]);
     }
 
+    /** The bias gradient of the blocks' (B·T, 64) and (B·T, 128) layers, and an odd width. */
+    @ParameterizedTest
+    @CsvSource({"300, 64", "300, 128", "37, 19"})
+    void biasGradientMatchesLibnd4j(int rows, int channels) {
+        Nd4j.getRandom().setSeed(5);
+        INDArray x = Nd4j.randn(DataType.FLOAT, rows, channels);
+        INDArray bias = Nd4j.randn(DataType.FLOAT, channels);
+        INDArray dz = Nd4j.randn(DataType.FLOAT, rows, channels);
+        INDArray[] nativeOut = {x.ulike(), bias.ulike()};
+        INDArray[] ourOut = {x.ulike(), bias.ulike()};
+        Nd4j.getExecutioner().exec(new org.nd4j.linalg.api.ops.impl.broadcast.BiasAddGrad(), context(new INDArray[] {x, bias, dz}, nativeOut));
+        Runnable ours = VectorKernels.replacing(new org.nd4j.linalg.api.ops.impl.broadcast.BiasAddGrad(),
+                context(new INDArray[] {x, bias, dz}, ourOut), new VectorKernels.Scratch());
+        assertNotNull(ours);
+        ours.run();
+        assertClose(nativeOut[0], ourOut[0]);
+        assertClose(nativeOut[1], ourOut[1]);
+    }
+
     @Test
     void otherCallsStayNative() {
         INDArray matrix = Nd4j.randn(DataType.FLOAT, 4, 4);
@@ -66,18 +85,25 @@ class BatchedProductsTest {
     }
 
     private static Runnable replacing(DifferentialFunction op, INDArray[] in, INDArray[] out, long[] flags) {
-        return BatchedProducts.replacing(op, context(in, out, flags, op instanceof Mmul), new BatchedProducts.Scratch());
+        return VectorKernels.replacing(op, context(in, out, flags, op instanceof Mmul), new VectorKernels.Scratch());
     }
 
     private static void run(DifferentialFunction op, INDArray[] in, INDArray[] out, long[] flags, boolean ours) {
         OpContext context = context(in, out, flags, op instanceof Mmul);
         if (ours) {
-            Runnable product = BatchedProducts.replacing(op, context, new BatchedProducts.Scratch());
+            Runnable product = VectorKernels.replacing(op, context, new VectorKernels.Scratch());
             assertNotNull(product, op.opName() + " with flags " + java.util.Arrays.toString(flags) + " is replaced");
             product.run();
         } else {
             Nd4j.getExecutioner().exec((CustomOp) op, context);
         }
+    }
+
+    private static OpContext context(INDArray[] in, INDArray[] out) {
+        OpContext context = Nd4j.getExecutioner().buildContext();
+        context.setInputArrays(in);
+        context.setOutputArrays(out);
+        return context;
     }
 
     /** The context SameDiff builds for these ops: flags (transpose x, y, z); matmul also alpha 1, beta 0. */
