@@ -73,6 +73,13 @@ final class StepReplay {
 
     /** A recorded step: its calls, the arrays its placeholders were read from, and its results. */
     static final class Plan implements AutoCloseable {
+        /**
+         * -Dlangid.step_replay.profile=N: each call is timed, and every N steps the log gets the
+         * calls by their mean time per step (bench/PROFILE.md). 0: off.
+         */
+        private static final int PROFILE_EVERY = Integer.getInteger("langid.step_replay.profile", 0);
+        private long[] nanos;
+        private int runs;
         private final List<Call> calls;
         private final Map<String, INDArray> placeholders;
         private final Map<String, INDArray> results;
@@ -95,14 +102,50 @@ final class StepReplay {
                 }
                 placeholder.getValue().assign(value);
             }
-            for (Call call : calls) {
-                call.run();
+            if (PROFILE_EVERY > 0) {
+                profiledRun();
+            } else {
+                for (Call call : calls) {
+                    call.run();
+                }
             }
             return results;
         }
 
         int calls() {
             return calls.size();
+        }
+
+        private void profiledRun() {
+            if (nanos == null) {
+                nanos = new long[calls.size()];
+            }
+            for (int i = 0; i < calls.size(); i++) {
+                long started = System.nanoTime();
+                calls.get(i).run();
+                nanos[i] += System.nanoTime() - started;
+            }
+            if (++runs % PROFILE_EVERY != 0) {
+                return;
+            }
+            long total = java.util.Arrays.stream(nanos).sum();
+            StringBuilder table = new StringBuilder(String.format("replayed step profile, mean of %d steps: %.2f ms in %d calls%n",
+                    runs, total / 1e6 / runs, calls.size()));
+            Integer[] order = new Integer[calls.size()];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            java.util.Arrays.sort(order, (a, b) -> Long.compare(nanos[b], nanos[a]));
+            for (int i : order) {
+                Call call = calls.get(i);
+                StringBuilder shapes = new StringBuilder();
+                for (INDArray input : call.context().getInputArrays()) {
+                    shapes.append(java.util.Arrays.toString(input.shape())).append(' ');
+                }
+                table.append(String.format("%8.3f ms  %-12s %-18s %-6s %s%n", nanos[i] / 1e6 / runs, call.op().opName(),
+                        call.op().getOwnName(), call.replacement() != null ? "vector" : "native", shapes));
+            }
+            org.slf4j.LoggerFactory.getLogger(StepReplay.class).info(table.toString());
         }
 
         /** Calls run by {@link VectorKernels} instead of libnd4j. */

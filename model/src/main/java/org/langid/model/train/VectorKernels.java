@@ -10,15 +10,11 @@ import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Native calls of a recorded training step that run on the JDK's vector API instead of libnd4j,
- * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md):
- * <ul>
- * <li>the attention's batched matrix products, forward ({@code matmul}) and backward
- * ({@code matmul_bp}): for rank > 2 libnd4j runs its own scalar loop (oneDNN takes only rank ≤ 2),
- * ~5 GFLOP/s on (B, 4, 16, 16) blocks, a quarter of a replayed step;</li>
- * <li>the bias gradient ({@code biasadd_bp}): the input's gradient is the output's, copied, and
- * the bias's its column sums, ~4 GB/s in libnd4j.</li>
- * </ul>
- * {@link StepReplay} swaps a recorded call for one of these when the arrays allow (float, dense,
+ * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
+ * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}). For rank > 2
+ * libnd4j runs its own scalar loop (oneDNN takes only rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16)
+ * blocks, a quarter of a replayed step. (The bias gradient, {@code biasadd_bp}, was tried too:
+ * it is a memory-bound copy and column sum, no faster here.) {@link StepReplay} swaps a recorded call for one of these when the arrays allow (float, dense,
  * C order, the shapes these take); any other call stays native.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
@@ -73,9 +69,6 @@ final class VectorKernels {
         String name = op.opName();
         List<INDArray> in = context.getInputArrays();
         List<INDArray> out = context.getOutputArrays();
-        if ("biasadd_bp".equals(name)) {
-            return biasGradient(in, out, context);
-        }
         if (!"matmul".equals(name) && !"matmul_bp".equals(name)) {
             return null;
         }
@@ -123,43 +116,6 @@ final class VectorKernels {
             dx.run(copies, scratch);
             dy.run(copies, scratch);
         };
-    }
-
-    /**
-     * {@code biasadd_bp} with the channels last (inputs: x, bias, dZ; outputs: dX, dBias): dX is a
-     * copy of dZ, dBias the sum of dZ over every other dimension.
-     */
-    private static Runnable biasGradient(List<INDArray> in, List<INDArray> out, OpContext context) {
-        boolean channelsFirst = context.numBArguments() > 0 && context.getBArguments().get(0);
-        if (channelsFirst || in.size() != 3 || out.size() != 2) {
-            return null;
-        }
-        INDArray dz = in.get(2);
-        INDArray dx = out.get(0);
-        INDArray dBias = out.get(1);
-        if (!denseAnyRank(dz, dx, dBias) || !Arrays.equals(dz.shape(), dx.shape()) || dz.rank() < 2
-                || dBias.length() != dz.size(dz.rank() - 1)) {
-            return null;
-        }
-        int channels = (int) dBias.length();
-        int rows = Math.toIntExact(dz.length() / channels);
-        return () -> {
-            java.nio.ByteBuffer from = dz.data().asNio();
-            dx.data().asNio().put(from.duplicate());                           // native memcpy
-            float[] sums = new float[channels];
-            VectorMath.columnSums(from.order(java.nio.ByteOrder.nativeOrder()), rows, channels, sums);
-            dBias.data().asNioFloat().put(sums);
-        };
-    }
-
-    private static boolean denseAnyRank(INDArray... arrays) {
-        for (INDArray array : arrays) {
-            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
-                    || array.data().length() != array.length() || !Shape.hasDefaultStridesForShape(array)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Float, C order with default strides, not a view: the buffer holds exactly the array. */

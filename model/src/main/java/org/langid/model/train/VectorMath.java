@@ -7,7 +7,7 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The arithmetic of {@link VectorKernels} on the JDK's vector API: many small matrix products at
  * once, {@code C[p] = op(A[p]) · op(B[p])} for every p of a batch, row-major blocks packed one
- * after another (the attention's (B, H, T, T) and (B, H, T, d) products), and column sums.
+ * after another (the attention's (B, H, T, T) and (B, H, T, d) products).
  * Loaded only when the {@code jdk.incubator.vector} module is present.
  */
 final class VectorMath {
@@ -76,22 +76,6 @@ final class VectorMath {
                     c0.intoArray(c, cBlock + i * n + j0, inRange);
                 }
             }
-        }
-    }
-
-    /**
-     * {@code sums[c]} = the sum over rows of {@code values[row, c]}, a (rows, channels) row-major
-     * float matrix in {@code values} (a buffer in the platform's byte order, from position 0).
-     */
-    static void columnSums(java.nio.ByteBuffer values, int rows, int channels, float[] sums) {
-        int lanes = SPECIES.length();
-        for (int c0 = 0; c0 < channels; c0 += lanes) {
-            VectorMask<Float> inRange = SPECIES.indexInRange(c0, channels);
-            FloatVector sum = FloatVector.zero(SPECIES);
-            for (int row = 0; row < rows; row++) {
-                sum = sum.add(FloatVector.fromByteBuffer(SPECIES, values, 4 * (row * channels + c0), values.order(), inRange));
-            }
-            sum.intoArray(sums, c0, inRange);
         }
     }
 

@@ -50,25 +50,6 @@ class VectorKernelsTest {
         assertClose(nativeGradients[1], ourGradients[1]);
     }
 
-    /** The bias gradient of the blocks' (B·T, 64) and (B·T, 128) layers, and an odd width. */
-    @ParameterizedTest
-    @CsvSource({"300, 64", "300, 128", "37, 19"})
-    void biasGradientMatchesLibnd4j(int rows, int channels) {
-        Nd4j.getRandom().setSeed(5);
-        INDArray x = Nd4j.randn(DataType.FLOAT, rows, channels);
-        INDArray bias = Nd4j.randn(DataType.FLOAT, channels);
-        INDArray dz = Nd4j.randn(DataType.FLOAT, rows, channels);
-        INDArray[] nativeOut = {x.ulike(), bias.ulike()};
-        INDArray[] ourOut = {x.ulike(), bias.ulike()};
-        Nd4j.getExecutioner().exec(new org.nd4j.linalg.api.ops.impl.broadcast.BiasAddGrad(), context(new INDArray[] {x, bias, dz}, nativeOut));
-        Runnable ours = VectorKernels.replacing(new org.nd4j.linalg.api.ops.impl.broadcast.BiasAddGrad(),
-                context(new INDArray[] {x, bias, dz}, ourOut), new VectorKernels.Scratch());
-        assertNotNull(ours);
-        ours.run();
-        assertClose(nativeOut[0], ourOut[0]);
-        assertClose(nativeOut[1], ourOut[1]);
-    }
-
     @Test
     void otherCallsStayNative() {
         INDArray matrix = Nd4j.randn(DataType.FLOAT, 4, 4);
@@ -97,13 +78,6 @@ class VectorKernelsTest {
         } else {
             Nd4j.getExecutioner().exec((CustomOp) op, context);
         }
-    }
-
-    private static OpContext context(INDArray[] in, INDArray[] out) {
-        OpContext context = Nd4j.getExecutioner().buildContext();
-        context.setInputArrays(in);
-        context.setOutputArrays(out);
-        return context;
     }
 
     /** The context SameDiff builds for these ops: flags (transpose x, y, z); matmul also alpha 1, beta 0. */
