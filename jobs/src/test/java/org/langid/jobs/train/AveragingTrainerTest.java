@@ -102,16 +102,22 @@ class AveragingTrainerTest {
         train.batchSize = 16;
         train.averagingFrequency = 1;
         train.maxSteps = 6;
-        WorkerShard everything = shard(0, 120, 3);
-        LabelledWindows windows = everything.windows(LANGUAGES);
+        OneWorker run = oneWorkerAndLocal(model, train, shard(0, 120, 3));
 
+        assertEquals(run.local().step, run.viaSpark().step);
+        assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 1e-6f);
+        assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 1e-6f);
+    }
+
+    /** The end states of one Spark worker and of the local trainer, each from {@code model}'s start over {@code everything}. */
+    private record OneWorker(TrainingState viaSpark, TrainingState local) {
+    }
+
+    private OneWorker oneWorkerAndLocal(ModelConfig model, TrainConfig train, WorkerShard everything) {
+        LabelledWindows windows = everything.windows(LANGUAGES);
         TrainingState viaSpark = new AveragingTrainer(model, train)
                 .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
-        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
-
-        assertEquals(local.step, viaSpark.step);
-        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 1e-6f);
-        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 1e-6f);
+        return new OneWorker(viaSpark, new LocalTrainer(model, train).fit(start(model), windows, windows).state());
     }
 
     @org.junit.jupiter.params.ParameterizedTest
@@ -122,16 +128,11 @@ class AveragingTrainerTest {
         train.batchSize = 8;
         train.averagingFrequency = 3;
         train.maxSteps = 10;
-        WorkerShard everything = shard(0, 100, 4);
-        LabelledWindows windows = everything.windows(LANGUAGES);
+        OneWorker run = oneWorkerAndLocal(model, train, shard(0, 100, 4));
 
-        TrainingState viaSpark = new AveragingTrainer(model, train)
-                .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
-        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
-
-        assertEquals(10, viaSpark.step);
-        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 0f);
-        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 0f);
+        assertEquals(10, run.viaSpark().step);
+        assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 0f);
+        assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 0f);
     }
 
     /** A lone worker is not sent back its own changes; one whose replica was lost gets the full state. */
@@ -142,26 +143,22 @@ class AveragingTrainerTest {
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 10;
-        WorkerShard everything = shard(0, 100, 4);
-        LabelledWindows windows = everything.windows(LANGUAGES);
         java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
         AveragingRound.beforeRoundForTests = (worker, step) -> {
             if (step == 4 && dropped.getAndIncrement() == 0) {
                 ResidentRound.dropReplicasForTests();                 // as if the executor had been replaced
             }
         };
-        TrainingState viaSpark;
+        OneWorker run;
         try {
-            viaSpark = new AveragingTrainer(model, train)
-                    .fit(spark, spark.parallelize(List.of(everything), 1).cache(), start(model), windows).state();
+            run = oneWorkerAndLocal(model, train, shard(0, 100, 4));
         } finally {
             AveragingRound.beforeRoundForTests = null;
         }
-        TrainingState local = new LocalTrainer(model, train).fit(start(model), windows, windows).state();
 
         assertEquals(2, dropped.get(), "the round at step 4 ran, found no replica, and ran again on the full state");
-        assertArrayEquals(local.parameters.toFloatVector(), viaSpark.parameters.toFloatVector(), 0f);
-        assertArrayEquals(local.updaterState.toFloatVector(), viaSpark.updaterState.toFloatVector(), 0f);
+        assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 0f);
+        assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 0f);
     }
 
     @Test
