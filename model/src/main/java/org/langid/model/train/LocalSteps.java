@@ -137,11 +137,6 @@ public final class LocalSteps {
         return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::replaced).sum();
     }
 
-    /** Bias gradients of the replayed steps computed without their copy. */
-    int forwardedCopies() {
-        return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::forwarded).sum();
-    }
-
     /** From now on every step runs through SameDiff's session. */
     void stopReplaying() {
         if (replays != null) {
@@ -369,8 +364,8 @@ public final class LocalSteps {
             arena.recycle();
             return null;
         }
-        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API,"
-                + " {} bias gradients without their copy)", rows, recorded.calls(), recorded.replaced(), recorded.forwarded());
+        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API)",
+                rows, recorded.calls(), recorded.replaced());
         replays.put(rows, recorded);
         arena.handOver();   // the recorded step's arrays are the plan's now
         return recorded;

@@ -150,12 +150,7 @@ final class StepReplay {
 
         /** Calls run by {@link VectorKernels} instead of libnd4j. */
         int replaced() {
-            return (int) calls.stream().filter(call -> call.replacement() != null && !"biasadd_bp".equals(call.op().opName())).count();
-        }
-
-        /** Bias gradients whose copy was forwarded (Recorder's forwardBiasGradients). */
-        int forwarded() {
-            return (int) calls.stream().filter(call -> call.replacement() != null && "biasadd_bp".equals(call.op().opName())).count();
+            return (int) calls.stream().filter(call -> call.replacement() != null).count();
         }
 
         @Override
@@ -163,9 +158,6 @@ final class StepReplay {
             calls.forEach(Call::close);
         }
     }
-
-    /** -Dlangid.step_replay.forward_copies=false keeps biasadd_bp's copies (forwardBiasGradients). */
-    private static final boolean FORWARD_COPIES = Boolean.parseBoolean(System.getProperty("langid.step_replay.forward_copies", "true"));
 
     /** Records the native ops of one SameDiff execution, for {@link #plan}. */
     static final class Recorder extends BaseListener {
@@ -235,75 +227,12 @@ final class StepReplay {
                     return discard();    // computed or copied outside the recorded ops
                 }
             }
-            List<Call> planned = FORWARD_COPIES ? forwardBiasGradients(calls, results.values()) : calls;
+            List<Call> planned = calls;
             if (VectorKernels.enabled()) {
                 VectorKernels.Scratch scratch = new VectorKernels.Scratch();
                 planned = calls.stream().map(call -> call.replaced(scratch)).toList();
             }
             return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
-        }
-
-        /**
-         * {@code biasadd_bp} copies the output's gradient dZ into the input's, dX (a memory-bound
-         * copy, 1.4-3.3 ms each at batch 1024: a tenth of a step). Where no later call writes dZ
-         * before the last call that reads dX, and dX is not a result, those calls read dZ instead
-         * and the call computes only the bias gradient, dZ summed over every dimension but the
-         * last (the same native reduction biasadd_bp runs). Calls must not be replaced yet.
-         */
-        private static List<Call> forwardBiasGradients(List<Call> calls, java.util.Collection<INDArray> results) {
-            List<Call> forwarded = new ArrayList<>(calls);
-            for (int i = 0; i < forwarded.size(); i++) {
-                Call call = forwarded.get(i);
-                List<INDArray> in = call.context().getInputArrays();
-                List<INDArray> out = call.context().getOutputArrays();
-                if (!"biasadd_bp".equals(call.op().opName()) || in.size() != 3 || out.size() != 2) {
-                    continue;
-                }
-                INDArray dz = in.get(2);
-                INDArray dx = out.get(0);
-                INDArray bias = out.get(1);
-                int lastDimension = dz.rank() - 1;
-                boolean nchw = call.context().numBArguments() > 0 && call.context().getBArguments().get(0);
-                if (dz.rank() < 2 || (nchw ? 1 : lastDimension) != lastDimension || !dz.equalShapes(dx) || dz.dataType() != dx.dataType()
-                        || results.stream().anyMatch(r -> shares(r, dx))) {
-                    continue;
-                }
-                List<Integer> readers = new ArrayList<>();
-                boolean dzWritten = false;
-                boolean safe = true;
-                for (int j = i + 1; j < forwarded.size() && safe; j++) {
-                    OpContext later = forwarded.get(j).context();
-                    boolean reads = later.getInputArrays().stream().anyMatch(a -> shares(a, dx));
-                    if (later.getInputArrays().stream().anyMatch(a -> a != dx && shares(a, dx))) {
-                        safe = false;   // another array over dX's memory: not redirected here
-                    }
-                    boolean writesDz = later.getOutputArrays().stream().anyMatch(a -> shares(a, dz));
-                    if (reads) {
-                        safe &= !dzWritten && !writesDz;
-                        readers.add(j);
-                    }
-                    dzWritten |= writesDz;
-                    if (later.getOutputArrays().stream().anyMatch(a -> shares(a, dx))) {
-                        break;   // later reads see what that call wrote
-                    }
-                }
-                if (!safe || readers.isEmpty()) {
-                    continue;
-                }
-                for (int j : readers) {
-                    OpContext later = forwarded.get(j).context();
-                    later.setInputArrays(later.getInputArrays().stream().map(a -> a == dx ? dz : a).toList());
-                }
-                int[] summed = java.util.stream.IntStream.range(0, lastDimension).toArray();
-                forwarded.set(i, new Call(call.op(), call.context(),
-                        () -> Nd4j.getExecutioner().exec(new org.nd4j.linalg.api.ops.impl.reduce.same.Sum(dz, bias, summed))));
-            }
-            return forwarded;
-        }
-
-        /** Whether two arrays use the same memory (SameDiff's arrays here are whole buffers, not views). */
-        private static boolean shares(INDArray a, INDArray b) {
-            return a == b || (a != null && b != null && !a.isEmpty() && !b.isEmpty() && a.data().address() == b.data().address());
         }
 
         String unsupported() {

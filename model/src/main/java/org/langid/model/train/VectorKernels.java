@@ -13,9 +13,10 @@ import org.nd4j.linalg.api.shape.Shape;
  * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
  * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}). For rank > 2
  * libnd4j runs its own scalar loop (oneDNN takes only rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16)
- * blocks, a quarter of a replayed step. (The bias gradient, {@code biasadd_bp}, was tried too:
- * it is a memory-bound copy and column sum, no faster here.) {@link StepReplay} swaps a recorded call for one of these when the arrays allow (float, dense,
- * C order, the shapes these take); any other call stays native.
+ * blocks, a quarter of a replayed step. (The bias gradient, {@code biasadd_bp}, was tried too,
+ * and no faster: bench/PROFILE.md.) {@link StepReplay} swaps a recorded call for one of these
+ * when the arrays allow (float, dense, C order, the shapes these take); any other call stays
+ * native.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
  * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},

@@ -63,9 +63,7 @@ class StepReplayTest {
         // libnd4j's own products: the vector API's sum in another order (the next test).
         System.setProperty(VectorKernels.PROPERTY, "false");
         try {
-            LocalSteps replayed = compare(variant, 0.0);
-            // biasadd_bp's copies forwarded: later calls read the original gradient, bit for bit the same.
-            assertTrue(replayed.forwardedCopies() > 0, "bias gradients without their copy: " + replayed.forwardedCopies());
+            compare(variant, 0.0);
         } finally {
             System.clearProperty(VectorKernels.PROPERTY);
         }
