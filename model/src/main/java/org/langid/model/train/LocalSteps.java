@@ -132,9 +132,9 @@ public final class LocalSteps {
         return replays == null ? Set.of() : Set.copyOf(replays.keySet());
     }
 
-    /** Calls of the replayed steps that run on {@link VectorKernels} instead of libnd4j. */
-    int replacedCalls() {
-        return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::replaced).sum();
+    /** Calls of the replayed steps that {@code kernel} runs. */
+    int replayedCalls(StepReplay.Kernel kernel) {
+        return replays == null ? 0 : replays.values().stream().mapToInt(plan -> plan.calls(kernel)).sum();
     }
 
     /** From now on every step runs through SameDiff's session. */
@@ -364,8 +364,9 @@ public final class LocalSteps {
             arena.recycle();
             return null;
         }
-        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them batched products on the JDK's vector API)",
-                rows, recorded.calls(), recorded.replaced());
+        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them sums as oneDNN products with constant vectors, "
+                + "{} on the JDK's vector API)", rows, recorded.calls(), recorded.calls(StepReplay.Kernel.ONES_PRODUCT),
+                recorded.calls(StepReplay.Kernel.VECTOR));
         replays.put(rows, recorded);
         arena.handOver();   // the recorded step's arrays are the plan's now
         return recorded;

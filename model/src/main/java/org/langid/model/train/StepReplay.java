@@ -41,15 +41,32 @@ final class StepReplay {
     private StepReplay() {
     }
 
+    /** What runs a call: libnd4j's op as SameDiff ran it, or a replacement computing the same outputs from the same arrays. */
+    enum Kernel {
+        NATIVE("native"), ONES_PRODUCT("ones·"), VECTOR("vector");
+
+        final String label;
+
+        Kernel(String label) {
+            this.label = label;
+        }
+    }
+
     /**
      * One native op with its arguments and arrays, as SameDiff ran it; {@code replacement}, if not
-     * null, computes the same outputs from the same arrays instead ({@link VectorKernels}).
+     * null, computes the same outputs from the same arrays instead ({@link OnesProducts},
+     * {@link VectorKernels}).
      */
-    private record Call(DifferentialFunction op, OpContext context, Runnable replacement) {
+    private record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
 
-        Call replaced(VectorKernels.Scratch scratch) {
-            Runnable product = VectorKernels.replacing(op, context, scratch);
-            return product == null ? this : new Call(op, context, product);
+        /** This call with the fastest replacement the switches allow, or itself. */
+        Call replaced(boolean onesProducts, boolean vectors, VectorKernels.Scratch scratch) {
+            Runnable faster = onesProducts ? OnesProducts.replacing(op, context) : null;
+            if (faster != null) {
+                return new Call(op, context, faster, Kernel.ONES_PRODUCT);
+            }
+            faster = vectors ? VectorKernels.replacing(op, context, scratch) : null;
+            return faster == null ? this : new Call(op, context, faster, Kernel.VECTOR);
         }
 
         void close() {
@@ -143,14 +160,14 @@ final class StepReplay {
                     shapes.append(java.util.Arrays.toString(input.shape())).append(' ');
                 }
                 table.append(String.format("%8.3f ms  %-12s %-18s %-6s %s%n", nanos[i] / 1e6 / runs, call.op().opName(),
-                        call.op().getOwnName(), call.replacement() != null ? "vector" : "native", shapes));
+                        call.op().getOwnName(), call.kernel().label, shapes));
             }
             org.slf4j.LoggerFactory.getLogger(StepReplay.class).info(table.toString());
         }
 
-        /** Calls run by {@link VectorKernels} instead of libnd4j. */
-        int replaced() {
-            return (int) calls.stream().filter(call -> call.replacement() != null).count();
+        /** Calls run by {@code kernel}. */
+        int calls(Kernel kernel) {
+            return (int) calls.stream().filter(call -> call.kernel() == kernel).count();
         }
 
         @Override
@@ -206,7 +223,7 @@ final class StepReplay {
             context.setBArguments(flags);
             inputs.addAll(in);
             outputs.addAll(out);
-            calls.add(new Call(function, context, null));
+            calls.add(new Call(function, context, null, Kernel.NATIVE));
         }
 
         /**
@@ -227,11 +244,10 @@ final class StepReplay {
                     return discard();    // computed or copied outside the recorded ops
                 }
             }
-            List<Call> planned = calls;
-            if (VectorKernels.enabled()) {
-                VectorKernels.Scratch scratch = new VectorKernels.Scratch();
-                planned = calls.stream().map(call -> call.replaced(scratch)).toList();
-            }
+            boolean onesProducts = OnesProducts.enabled();
+            boolean vectors = VectorKernels.enabled();
+            VectorKernels.Scratch scratch = new VectorKernels.Scratch();
+            List<Call> planned = calls.stream().map(call -> call.replaced(onesProducts, vectors, scratch)).toList();
             return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
         }
 

@@ -60,7 +60,7 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void replayedStepsAreBitIdenticalToSameDiffSteps(String variant) {
-        // libnd4j's own products: the vector API's sum in another order (the next test).
+        // libnd4j's own ops: the replacements sum in another order (the next test).
         System.setProperty(VectorKernels.PROPERTY, "false");
         try {
             compare(variant, 0.0);
@@ -69,19 +69,27 @@ class StepReplayTest {
         }
     }
 
-    /** With the attention's products on the vector API: the same steps, to float rounding. */
+    /**
+     * With the replaced calls (sums as products with constant vectors, the vector API's products):
+     * the same steps, to float rounding. Rounding differences grow over the steps (the n-gram
+     * table's SGD runs at learning rate 5), hence 1e-4 relative; each replacement is checked
+     * against libnd4j's op to 1e-5 in OnesProductsTest and VectorKernelsTest.
+     */
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void replayedStepsWithVectorProductsFollowSameDiffSteps(String variant) {
         System.setProperty(VectorKernels.PROPERTY, "always");   // on narrower CPUs too
         LocalSteps replayed;
         try {
-            replayed = compare(variant, 1e-5);
+            replayed = compare(variant, 1e-4);
         } finally {
             System.clearProperty(VectorKernels.PROPERTY);
         }
-        assertTrue(replayed.replacedCalls() >= 2 * 6, "each layer's four batched products (two of them backward) ran on the vector API: "
-                + replayed.replacedCalls());
+        assertTrue(replayed.replayedCalls(StepReplay.Kernel.VECTOR) >= 2 * 6,
+                "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
+        // per plan: five layer norms (two means, their gradients, a subtraction's gradient) and the bias gradients
+        assertTrue(replayed.replayedCalls(StepReplay.Kernel.ONES_PRODUCT) >= 2 * (5 * 5 + 12),
+                "sums and broadcasts ran as products: " + replayed.replayedCalls(StepReplay.Kernel.ONES_PRODUCT));
     }
 
     /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */
@@ -105,13 +113,39 @@ class StepReplayTest {
                 assertArrayEquals(sameDiffState.parameters.toFloatVector(), replayedState.parameters.toFloatVector(), "parameters after step " + step);
                 assertArrayEquals(sameDiffState.updaterState.toFloatVector(), replayedState.updaterState.toFloatVector(), "moments after step " + step);
             } else {
-                assertArrayEquals(sameDiffState.parameters.toFloatVector(), replayedState.parameters.toFloatVector(), (float) tolerance,
-                        "parameters after step " + step);
+                assertClose(withoutKeyBiases(config, sameDiffState.parameters), withoutKeyBiases(config, replayedState.parameters),
+                        tolerance, "parameters after step " + step);
             }
         }
         assertEquals(Set.of(5, 3), replayed.replayedBatchSizes(), "both batch sizes were replayed");
         assertEquals(Set.of(), sameDiff.replayedBatchSizes());
         return replayed;
+    }
+
+    /** Equal within {@code tolerance} of the larger of 1 and the value (the n-gram table's SGD steps grow entries to ~4). */
+    private static void assertClose(float[] expected, float[] actual, double tolerance, String what) {
+        for (int i = 0; i < expected.length; i++) {
+            double allowed = tolerance * Math.max(1.0, Math.abs(expected[i]));
+            if (Math.abs(expected[i] - actual[i]) > allowed) {
+                throw new AssertionError(what + ": element " + i + " is " + actual[i] + ", SameDiff's " + expected[i]);
+            }
+        }
+    }
+
+    /**
+     * The parameters without the attention's key biases. Their gradient is zero in exact arithmetic
+     * (a bias added to every key shifts each query's scores by one constant, which softmax ignores),
+     * so what the step computes for it is rounding noise, and Adam scales noise up to steps of the
+     * learning rate's size: summed in another order, the noise and those steps differ.
+     */
+    private static float[] withoutKeyBiases(ModelConfig config, INDArray parameters) {
+        float[] all = parameters.toFloatVector();
+        for (ParameterLayout.Param param : ParameterLayout.of(config).params()) {
+            if (param.name().endsWith("attn/bk")) {
+                java.util.Arrays.fill(all, (int) param.offset(), (int) (param.offset() + param.length()), 0f);
+            }
+        }
+        return all;
     }
 
     @ParameterizedTest
