@@ -1,5 +1,7 @@
 package org.langid.model.train;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
@@ -13,6 +15,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorMath {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     private VectorMath() {
     }
@@ -23,29 +26,50 @@ final class VectorMath {
     }
 
     /**
-     * For each of {@code batch} blocks: C (m, n) = op(A) (m, k) · op(B) (k, n), where A is stored
-     * (k, m) if {@code transposeA} and (m, k) otherwise, B (n, k) if {@code transposeB} and (k, n)
-     * otherwise. {@code rows}: scratch of at least k·n floats.
+     * Where the row-major blocks of a batched operand lie in a native float buffer: block p starts
+     * {@code (p / heads)·outer + (p % heads)·head} floats in, its rows {@code rowStride} floats apart.
+     * A dense (…, R, C) array is {@code heads} 1, {@code outer} R·C, {@code rowStride} C; a
+     * (B, T, H, C) array read as (B, H, T, C) is {@code heads} H, {@code outer} T·H·C, {@code head}
+     * C, {@code rowStride} H·C.
      */
-    static void multiply(float[] a, boolean transposeA, float[] b, boolean transposeB, float[] c,
-                         int batch, int m, int k, int n, float[] rows) {
+    record Blocks(ByteBuffer buffer, int heads, int outer, int head, int rowStride) {
+
+        static Blocks dense(ByteBuffer buffer, int rows, int columns) {
+            return new Blocks(buffer, 1, rows * columns, 0, columns);
+        }
+
+        int start(int block) {
+            return (block / heads) * outer + (block % heads) * head;
+        }
+    }
+
+    /**
+     * For each of {@code batch} blocks: C (m, n) = op(A) (m, k) · op(B) (k, n), where A's blocks are
+     * (k, m) if {@code transposeA} and (m, k) otherwise, B's (n, k) if {@code transposeB} and (k, n)
+     * otherwise. Reads and writes the native buffers directly; {@code scratch}: three arrays of at
+     * least max(m, k)·max(k, n) floats.
+     */
+    static void multiply(Blocks a, boolean transposeA, Blocks b, boolean transposeB, Blocks c,
+                         int batch, int m, int k, int n, float[][] scratch) {
         int lanes = SPECIES.length();
+        float[] aBlock = scratch[0];
+        float[] bBlock = scratch[1];
+        float[] bRows = scratch[2];
+        int aColumns = transposeA ? m : k;
         for (int p = 0; p < batch; p++) {
-            int aBlock = p * m * k;
-            int bBlock = p * k * n;
-            int cBlock = p * m * n;
+            load(a, p, transposeA ? k : m, aColumns, aBlock);
             // op(B) as k rows of n, so that each step of the sum adds one scaled row.
-            float[] bRows = b;
-            int bRowsBlock = bBlock;
             if (transposeB) {
+                load(b, p, n, k, bBlock);
                 for (int j = 0; j < n; j++) {
                     for (int kk = 0; kk < k; kk++) {
-                        rows[kk * n + j] = b[bBlock + j * k + kk];
+                        bRows[kk * n + j] = bBlock[j * k + kk];
                     }
                 }
-                bRows = rows;
-                bRowsBlock = 0;
+            } else {
+                load(b, p, k, n, bRows);
             }
+            int cBlock = c.start(p);
             for (int j0 = 0; j0 < n; j0 += lanes) {
                 VectorMask<Float> inRange = SPECIES.indexInRange(j0, n);
                 int i = 0;
@@ -56,31 +80,79 @@ final class VectorMath {
                     FloatVector c2 = c0;
                     FloatVector c3 = c0;
                     for (int kk = 0; kk < k; kk++) {
-                        FloatVector row = FloatVector.fromArray(SPECIES, bRows, bRowsBlock + kk * n + j0, inRange);
-                        c0 = row.fma(FloatVector.broadcast(SPECIES, a[index(aBlock, transposeA, i, kk, m, k)]), c0);
-                        c1 = row.fma(FloatVector.broadcast(SPECIES, a[index(aBlock, transposeA, i + 1, kk, m, k)]), c1);
-                        c2 = row.fma(FloatVector.broadcast(SPECIES, a[index(aBlock, transposeA, i + 2, kk, m, k)]), c2);
-                        c3 = row.fma(FloatVector.broadcast(SPECIES, a[index(aBlock, transposeA, i + 3, kk, m, k)]), c3);
+                        FloatVector row = FloatVector.fromArray(SPECIES, bRows, kk * n + j0, inRange);
+                        c0 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i, kk, aColumns)]), c0);
+                        c1 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 1, kk, aColumns)]), c1);
+                        c2 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 2, kk, aColumns)]), c2);
+                        c3 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 3, kk, aColumns)]), c3);
                     }
-                    c0.intoArray(c, cBlock + i * n + j0, inRange);
-                    c1.intoArray(c, cBlock + (i + 1) * n + j0, inRange);
-                    c2.intoArray(c, cBlock + (i + 2) * n + j0, inRange);
-                    c3.intoArray(c, cBlock + (i + 3) * n + j0, inRange);
+                    store(c0, c, cBlock + i * c.rowStride() + j0, inRange);
+                    store(c1, c, cBlock + (i + 1) * c.rowStride() + j0, inRange);
+                    store(c2, c, cBlock + (i + 2) * c.rowStride() + j0, inRange);
+                    store(c3, c, cBlock + (i + 3) * c.rowStride() + j0, inRange);
                 }
                 for (; i < m; i++) {
                     FloatVector c0 = FloatVector.zero(SPECIES);
                     for (int kk = 0; kk < k; kk++) {
-                        c0 = FloatVector.fromArray(SPECIES, bRows, bRowsBlock + kk * n + j0, inRange)
-                                .fma(FloatVector.broadcast(SPECIES, a[index(aBlock, transposeA, i, kk, m, k)]), c0);
+                        c0 = FloatVector.fromArray(SPECIES, bRows, kk * n + j0, inRange)
+                                .fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i, kk, aColumns)]), c0);
                     }
-                    c0.intoArray(c, cBlock + i * n + j0, inRange);
+                    store(c0, c, cBlock + i * c.rowStride() + j0, inRange);
                 }
             }
         }
     }
 
-    /** Where op(A)[i, kk] is in {@code a}. */
-    private static int index(int block, boolean transposed, int i, int kk, int m, int k) {
-        return transposed ? block + kk * m + i : block + i * k + kk;
+    /** Block p of {@code from}, (rows, columns), into {@code to} row after row. */
+    private static void load(Blocks from, int p, int rows, int columns, float[] to) {
+        int lanes = SPECIES.length();
+        int start = from.start(p);
+        for (int r = 0; r < rows; r++) {
+            int source = (start + r * from.rowStride()) * Float.BYTES;
+            int j = 0;
+            for (; j + lanes <= columns; j += lanes) {
+                FloatVector.fromByteBuffer(SPECIES, from.buffer(), source + j * Float.BYTES, NATIVE).intoArray(to, r * columns + j);
+            }
+            if (j < columns) {
+                VectorMask<Float> inRange = SPECIES.indexInRange(j, columns);
+                FloatVector.fromByteBuffer(SPECIES, from.buffer(), source + j * Float.BYTES, NATIVE, inRange)
+                        .intoArray(to, r * columns + j, inRange);
+            }
+        }
+    }
+
+    private static void store(FloatVector values, Blocks to, int offset, VectorMask<Float> inRange) {
+        if (inRange.allTrue()) {
+            values.intoByteBuffer(to.buffer(), offset * Float.BYTES, NATIVE);
+        } else {
+            values.intoByteBuffer(to.buffer(), offset * Float.BYTES, NATIVE, inRange);
+        }
+    }
+
+    /**
+     * Row {@code r} of {@code to} (rows of {@code rowLength} floats, one after another) is a copy of
+     * the {@code rowLength} floats at float offset {@code fromRows[r]} of {@code from}. Native byte order.
+     */
+    static void copyRows(ByteBuffer from, int[] fromRows, int rowLength, ByteBuffer to) {
+        int lanes = SPECIES.length();
+        int whole = rowLength - rowLength % lanes;
+        VectorMask<Float> tail = SPECIES.indexInRange(whole, rowLength);
+        for (int r = 0; r < fromRows.length; r++) {
+            int source = fromRows[r] * Float.BYTES;
+            int target = r * rowLength * Float.BYTES;
+            for (int j = 0; j < whole; j += lanes) {
+                FloatVector.fromByteBuffer(SPECIES, from, source + j * Float.BYTES, NATIVE)
+                        .intoByteBuffer(to, target + j * Float.BYTES, NATIVE);
+            }
+            if (whole < rowLength) {
+                FloatVector.fromByteBuffer(SPECIES, from, source + whole * Float.BYTES, NATIVE, tail)
+                        .intoByteBuffer(to, target + whole * Float.BYTES, NATIVE, tail);
+            }
+        }
+    }
+
+    /** Where op(A)[i, kk] is in a block of A stored row after row, {@code columns} floats a row. */
+    private static int index(boolean transposed, int i, int kk, int columns) {
+        return transposed ? kk * columns + i : i * columns + kk;
     }
 }

@@ -11,6 +11,7 @@ import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.CustomOp;
+import org.nd4j.linalg.api.ops.DynamicCustomOp;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.api.ops.impl.reduce.Mmul;
 import org.nd4j.linalg.api.ops.impl.reduce.MmulBp;
@@ -51,8 +52,32 @@ class VectorKernelsTest {
         assertClose(nativeGradients[1], ourGradients[1]);
     }
 
+    /** Permutations keeping the last dimension: the attention's head split and join, others, rows shorter and longer than a vector. */
+    @ParameterizedTest
+    @CsvSource({"3;16;4;16, 0;2;1;3", "3;4;16;16, 0;2;1;3", "2;3;5;19, 2;0;1;3", "4;7;5, 1;0;2", "2;3;4;2;3, 3;1;0;2;4"})
+    void permutesMatchLibnd4j(String shape, String permutation) {
+        long[] dims = java.util.Arrays.stream(shape.split(";")).mapToLong(Long::parseLong).toArray();
+        long[] order = java.util.Arrays.stream(permutation.split(";")).mapToLong(Long::parseLong).toArray();
+        Nd4j.getRandom().setSeed(5);
+        INDArray x = Nd4j.randn(DataType.FLOAT, dims);
+        int[] axes = java.util.Arrays.stream(order).mapToInt(a -> (int) a).toArray();
+        INDArray expected = x.permute(axes).dup('c');
+        INDArray ours = Nd4j.create(DataType.FLOAT, expected.shape());
+        DynamicCustomOp permute = DynamicCustomOp.builder("permute").addInputs(x).addOutputs(Nd4j.create(DataType.FLOAT, expected.shape()))
+                .addIntegerArguments(axes).build();
+        Nd4j.exec(permute);
+        assertClose(expected, permute.outputArguments().get(0));   // libnd4j's op is the permutation asked for
+        Runnable copy = replacing(permute, new INDArray[] {x}, new INDArray[] {ours}, order);
+        assertNotNull(copy);
+        copy.run();
+        assertTrue(expected.equals(ours), "an exact copy");
+    }
+
     @Test
     void otherCallsStayNative() {
+        INDArray cube = Nd4j.randn(DataType.FLOAT, 2, 3, 4);
+        assertNull(replacing(DynamicCustomOp.builder("permute").build(), new INDArray[] {cube}, new INDArray[] {Nd4j.create(DataType.FLOAT, 2, 4, 3)},
+                new long[] {0, 2, 1}), "a permutation that moves the last dimension");
         INDArray matrix = Nd4j.randn(DataType.FLOAT, 4, 4);
         INDArray batched = Nd4j.randn(DataType.FLOAT, 2, 4, 4);
         assertNull(replacing(new Mmul(), new INDArray[] {matrix, matrix}, new INDArray[] {matrix.ulike()}, new long[] {0, 0, 0}),
