@@ -43,7 +43,7 @@ final class StepReplay {
 
     /** What runs a call: libnd4j's op as SameDiff ran it, or a replacement computing the same outputs from the same arrays. */
     enum Kernel {
-        NATIVE("native"), ONES_PRODUCT("ones·"), VECTOR("vector");
+        NATIVE("native"), SHORTCUT("short"), VECTOR("vector");
 
         final String label;
 
@@ -54,16 +54,16 @@ final class StepReplay {
 
     /**
      * One native op with its arguments and arrays, as SameDiff ran it; {@code replacement}, if not
-     * null, computes the same outputs from the same arrays instead ({@link OnesProducts},
+     * null, computes the same outputs from the same arrays instead ({@link NativeShortcuts},
      * {@link VectorKernels}).
      */
     private record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
 
         /** This call with the fastest replacement the switches allow, or itself. */
-        Call replaced(boolean onesProducts, boolean vectors, VectorKernels.Scratch scratch) {
-            Runnable faster = onesProducts ? OnesProducts.replacing(op, context) : null;
+        Call replaced(boolean shortcuts, boolean vectors, VectorKernels.Scratch scratch) {
+            Runnable faster = shortcuts ? NativeShortcuts.replacing(op, context) : null;
             if (faster != null) {
-                return new Call(op, context, faster, Kernel.ONES_PRODUCT);
+                return new Call(op, context, faster, Kernel.SHORTCUT);
             }
             faster = vectors ? VectorKernels.replacing(op, context, scratch) : null;
             return faster == null ? this : new Call(op, context, faster, Kernel.VECTOR);
@@ -244,10 +244,10 @@ final class StepReplay {
                     return discard();    // computed or copied outside the recorded ops
                 }
             }
-            boolean onesProducts = OnesProducts.enabled();
+            boolean shortcuts = NativeShortcuts.enabled();
             boolean vectors = VectorKernels.enabled();
             VectorKernels.Scratch scratch = new VectorKernels.Scratch();
-            List<Call> planned = calls.stream().map(call -> call.replaced(onesProducts, vectors, scratch)).toList();
+            List<Call> planned = calls.stream().map(call -> call.replaced(shortcuts, vectors, scratch)).toList();
             return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
         }
 

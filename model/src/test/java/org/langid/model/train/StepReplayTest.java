@@ -73,7 +73,7 @@ class StepReplayTest {
      * With the replaced calls (sums as products with constant vectors, the vector API's products):
      * the same steps, to float rounding. Rounding differences grow over the steps (the n-gram
      * table's SGD runs at learning rate 5), hence 1e-4 relative; each replacement is checked
-     * against libnd4j's op to 1e-5 in OnesProductsTest and VectorKernelsTest.
+     * against libnd4j's op to 1e-5 in NativeShortcutsTest and VectorKernelsTest.
      */
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
@@ -88,8 +88,8 @@ class StepReplayTest {
         assertTrue(replayed.replayedCalls(StepReplay.Kernel.VECTOR) >= 2 * 6,
                 "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
         // per plan: five layer norms (two means, their gradients, a subtraction's gradient) and the bias gradients
-        assertTrue(replayed.replayedCalls(StepReplay.Kernel.ONES_PRODUCT) >= 2 * (5 * 5 + 12),
-                "sums and broadcasts ran as products: " + replayed.replayedCalls(StepReplay.Kernel.ONES_PRODUCT));
+        assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * (5 * 5 + 12),
+                "sums and broadcasts ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
     }
 
     /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */

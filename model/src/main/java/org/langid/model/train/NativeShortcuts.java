@@ -10,10 +10,11 @@ import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Calls of a recorded training step whose sums and broadcasts run as 2-D matrix products with a
- * constant vector, on oneDNN, instead of libnd4j's own reduction loops. For the (B·T, d) rows of
- * this model libnd4j M2.1 sums along a dimension at a few GB/s; the same sum as a product with a
- * ones vector takes a tenth of the time (bench/PROFILE.md, "Sums and broadcasts as products"):
+ * Calls of a recorded training step that run a shorter native way than libnd4j's own op. Sums
+ * and broadcasts become 2-D matrix products with a constant vector, on oneDNN: for the (B·T, d)
+ * rows of this model libnd4j M2.1 sums along a dimension at a few GB/s, and the same sum as a
+ * product with a ones vector takes a tenth of the time (bench/PROFILE.md, "Sums and broadcasts as
+ * products"):
  * <ul>
  *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ; the bias gradient,
  *       the column sum of dZ, is ones(1, N) · dZ;</li>
@@ -21,13 +22,16 @@ import org.nd4j.linalg.factory.Nd4j;
  *   <li>{@code reduce_mean_bp} of it: dX = dY (N, 1) · (1/d)(1, d);</li>
  *   <li>{@code subtract_bp} of (N, d) − (N, 1): dX = dZ, dY = dZ · −1(d, 1).</li>
  * </ul>
- * Results match libnd4j's to float rounding, not bit for bit (the sums run in another order;
- * 1/d is exact for this model's widths, powers of two). Any other call, or these ops on other
- * shapes, stays native. {@code -Dlangid.step_kernels=false} keeps them all native.
+ * And {@code reshape} between dense arrays, which libnd4j copies element by element, is one
+ * memory copy (the bytes are the same in C order).
+ *
+ * <p>The sums match libnd4j's to float rounding, not bit for bit (they run in another order;
+ * 1/d is exact for this model's widths, powers of two); the copies are exact. Any other call, or
+ * these ops on other shapes, stays native. {@code -Dlangid.step_kernels=false} keeps them all native.
  */
-final class OnesProducts {
+final class NativeShortcuts {
 
-    private OnesProducts() {
+    private NativeShortcuts() {
     }
 
     /** Whether calls are replaced in this JVM: on unless {@code langid.step_kernels} says otherwise. */
@@ -40,6 +44,9 @@ final class OnesProducts {
     static Runnable replacing(DifferentialFunction op, OpContext context) {
         List<INDArray> in = context.getInputArrays();
         List<INDArray> out = context.getOutputArrays();
+        if ("reshape".equals(op.opName())) {
+            return copy(in, out);
+        }
         if (!floats(in) || !floats(out)) {
             return null;
         }
@@ -121,6 +128,28 @@ final class OnesProducts {
             dx.assign(dz);
             Nd4j.exec(rowSum);
         };
+    }
+
+    /** reshape (inputs X and, optionally, the shape) between dense arrays of one length: the same bytes. */
+    private static Runnable copy(List<INDArray> in, List<INDArray> out) {
+        if (in.isEmpty() || in.size() > 2 || out.size() != 1) {
+            return null;
+        }
+        INDArray x = in.get(0);
+        INDArray z = out.get(0);
+        if (x.dataType() != DataType.FLOAT || z.dataType() != DataType.FLOAT || x.length() != z.length() || !whole(x) || !whole(z)) {
+            return null;
+        }
+        long bytes = x.length() * Float.BYTES;
+        org.bytedeco.javacpp.Pointer from = x.data().addressPointer();
+        org.bytedeco.javacpp.Pointer to = z.data().addressPointer();
+        return () -> org.bytedeco.javacpp.Pointer.memcpy(to, from, bytes);
+    }
+
+    /** C order with default strides, not a view: the buffer holds exactly the array, in order. */
+    private static boolean whole(INDArray array) {
+        return array.ordering() == 'c' && !array.isView() && array.offset() == 0 && array.data().length() == array.length()
+                && org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array);
     }
 
     /** Z = A · B, libnd4j's matmul on rank-2 arrays (oneDNN in the -onednn build). */

@@ -14,7 +14,7 @@ import org.nd4j.linalg.api.ops.impl.reduce.floating.Mean;
 import org.nd4j.linalg.factory.Nd4j;
 
 /** The sums and broadcasts run as products with constant vectors compute what libnd4j's ops compute. */
-class OnesProductsTest {
+class NativeShortcutsTest {
 
     // (N, d): rows of the attention's width, and odd sizes
     private static final long[][] SHAPES = {{96, 16}, {37, 5}, {2, 3}};
@@ -72,6 +72,21 @@ class OnesProductsTest {
     }
 
     @Test
+    void reshapesAreCopies() {
+        INDArray x = random(4, 6, 2, 5);
+        INDArray expected = Nd4j.create(DataType.FLOAT, 24, 10);
+        DynamicCustomOp op = DynamicCustomOp.builder("reshape").addInputs(x).addOutputs(expected).addIntegerArguments(-99, -1, 10).build();
+        Nd4j.exec(op);
+        INDArray ours = Nd4j.create(DataType.FLOAT, 24, 10);
+        run(op, new INDArray[] {x}, new INDArray[] {ours}, new long[] {-99, -1, 10});
+        assertTrue(expected.equals(ours), "the same values in the same order");
+        INDArray withShape = Nd4j.create(DataType.FLOAT, 8, 30);
+        run(op, new INDArray[] {x, Nd4j.createFromArray(8L, 30L)}, new INDArray[] {withShape}, new long[] {-99});
+        assertTrue(x.reshape(8, 30).equals(withShape));
+        assertNull(replacing(op, new INDArray[] {x.permute(1, 0, 2, 3)}, new INDArray[] {ours}, new long[] {-99, -1, 10}), "a view");
+    }
+
+    @Test
     void otherShapesStayNative() {
         INDArray x = random(8, 4);
         assertNull(replacing(new Mean(), new INDArray[] {x}, new INDArray[] {Nd4j.create(DataType.FLOAT, 1, 4)}, new long[0]),
@@ -95,7 +110,7 @@ class OnesProductsTest {
         context.setInputArrays(in);
         context.setOutputArrays(out);
         context.setIArguments(iArguments);
-        return OnesProducts.replacing(op, context);
+        return NativeShortcuts.replacing(op, context);
     }
 
     private static void run(DifferentialFunction op, INDArray[] in, INDArray[] out, long[] iArguments) {
