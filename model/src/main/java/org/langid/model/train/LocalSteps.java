@@ -364,9 +364,10 @@ public final class LocalSteps {
             arena.recycle();
             return null;
         }
-        LOG.info("steps of batch size {} replay {} recorded native ops ({} of them by shorter native ways: sums as products with "
-                + "constant vectors, reshapes as memory copies; {} on the JDK's vector API)", rows, recorded.calls(), recorded.calls(StepReplay.Kernel.SHORTCUT),
-                recorded.calls(StepReplay.Kernel.VECTOR));
+        LOG.info("steps of batch size {} replay {} calls: {} layer norms fused on the JDK's vector API, {} other calls on it, "
+                + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded",
+                rows, recorded.calls(), recorded.calls(StepReplay.Kernel.FUSED) / 2, recorded.calls(StepReplay.Kernel.VECTOR),
+                recorded.calls(StepReplay.Kernel.SHORTCUT), recorded.calls(StepReplay.Kernel.NATIVE));
         replays.put(rows, recorded);
         arena.handOver();   // the recorded step's arrays are the plan's now
         return recorded;

@@ -43,7 +43,7 @@ final class StepReplay {
 
     /** What runs a call: libnd4j's op as SameDiff ran it, or a replacement computing the same outputs from the same arrays. */
     enum Kernel {
-        NATIVE("native"), SHORTCUT("short"), VECTOR("vector");
+        NATIVE("native"), SHORTCUT("short"), VECTOR("vector"), FUSED("fused");
 
         final String label;
 
@@ -57,7 +57,7 @@ final class StepReplay {
      * null, computes the same outputs from the same arrays instead ({@link NativeShortcuts},
      * {@link VectorKernels}).
      */
-    private record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
+    record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
 
         /** This call with the fastest replacement the switches allow, or itself. */
         Call replaced(boolean shortcuts, boolean vectors, VectorKernels.Scratch scratch) {
@@ -98,11 +98,13 @@ final class StepReplay {
         private long[] nanos;
         private int runs;
         private final List<Call> calls;
+        private final List<Call> retired;   // replaced by fused calls: kept to close their contexts
         private final Map<String, INDArray> placeholders;
         private final Map<String, INDArray> results;
 
-        private Plan(List<Call> calls, Map<String, INDArray> placeholders, Map<String, INDArray> results) {
+        private Plan(List<Call> calls, List<Call> retired, Map<String, INDArray> placeholders, Map<String, INDArray> results) {
             this.calls = calls;
+            this.retired = retired;
             this.placeholders = placeholders;
             this.results = results;
         }
@@ -172,7 +174,18 @@ final class StepReplay {
 
         @Override
         public void close() {
-            calls.forEach(Call::close);
+            // A fused call shares its context with a call it replaced: close each context once.
+            Set<OpContext> closed = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (Call call : calls) {
+                if (closed.add(call.context())) {
+                    call.close();
+                }
+            }
+            for (Call call : retired) {
+                if (closed.add(call.context())) {
+                    call.close();
+                }
+            }
         }
     }
 
@@ -248,7 +261,33 @@ final class StepReplay {
             boolean vectors = VectorKernels.enabled();
             VectorKernels.Scratch scratch = new VectorKernels.Scratch();
             List<Call> planned = calls.stream().map(call -> call.replaced(shortcuts, vectors, scratch)).toList();
-            return new Plan(List.copyOf(planned), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
+            List<Call> retired = new ArrayList<>();
+            if (vectors) {
+                planned = LayerNormFusion.fuse(planned, results.values(), retired);
+            }
+            if (Boolean.getBoolean("langid.step_replay.dump")) {
+                dump(planned);
+            }
+            return new Plan(List.copyOf(planned), List.copyOf(retired), new LinkedHashMap<>(fed), new LinkedHashMap<>(results));
+        }
+
+        /** -Dlangid.step_replay.dump=true: the log gets every call of the plan with its arrays, numbered by first use. */
+        private static void dump(List<Call> planned) {
+            Map<INDArray, Integer> ids = new IdentityHashMap<>();
+            StringBuilder table = new StringBuilder("recorded step, " + planned.size() + " calls (array #id shape):\n");
+            for (int i = 0; i < planned.size(); i++) {
+                Call call = planned.get(i);
+                table.append(String.format("%4d %-16s %-22s %-6s", i, call.op().opName(), call.op().getOwnName(), call.kernel().label));
+                for (INDArray input : call.context().getInputArrays()) {
+                    table.append(" #").append(ids.computeIfAbsent(input, a -> ids.size())).append(java.util.Arrays.toString(input.shape()));
+                }
+                table.append(" ->");
+                for (INDArray output : call.context().getOutputArrays()) {
+                    table.append(" #").append(ids.computeIfAbsent(output, a -> ids.size())).append(java.util.Arrays.toString(output.shape()));
+                }
+                table.append(" i").append(call.context().getIArguments()).append('\n');
+            }
+            org.slf4j.LoggerFactory.getLogger(StepReplay.class).info(table.toString());
         }
 
         String unsupported() {

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -149,6 +150,129 @@ final class VectorMath {
                         .intoByteBuffer(to, target + whole * Float.BYTES, NATIVE, tail);
             }
         }
+    }
+
+    /**
+     * Layer norm of {@code rows} rows of d floats: Y = (X − mean)·rsqrt(var + ε)·gain + bias, the
+     * mean and the (biased) variance over each row's d features, in one pass over the rows.
+     */
+    static void layerNorm(ByteBuffer x, ByteBuffer gain, ByteBuffer bias, float epsilon, ByteBuffer y, int rows, int d) {
+        float[] row = new float[d];
+        float[] g = new float[d];
+        float[] b = new float[d];
+        for (int j = 0; j < d; j++) {
+            g[j] = gain.order(NATIVE).getFloat(j * Float.BYTES);
+            b[j] = bias.order(NATIVE).getFloat(j * Float.BYTES);
+        }
+        int lanes = SPECIES.length();
+        for (int r = 0; r < rows; r++) {
+            int at = r * d * Float.BYTES;
+            float mean = loadRow(x, at, row, d) / d;
+            float inverseStd = inverseStd(row, mean, d, epsilon);
+            FloatVector m = FloatVector.broadcast(SPECIES, mean);
+            FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
+            for (int j = 0; j < d; j += lanes) {
+                VectorMask<Float> in = SPECIES.indexInRange(j, d);
+                FloatVector v = FloatVector.fromArray(SPECIES, row, j, in).sub(m).mul(s)
+                        .mul(FloatVector.fromArray(SPECIES, g, j, in)).add(FloatVector.fromArray(SPECIES, b, j, in));
+                put(v, y, at + j * Float.BYTES, in);
+            }
+        }
+    }
+
+    /**
+     * The gradients of {@link #layerNorm} from dY: dX (plus {@code other}, the gradient X gets from
+     * elsewhere, if not null), dGain and dBias, summed over the rows. With X̂ = (X − mean)·s,
+     * s = rsqrt(var + ε) and G = dY·gain: dX = s·(G − mean(G) − X̂·mean(G·X̂)), dGain = Σ dY·X̂,
+     * dBias = Σ dY.
+     */
+    static void layerNormGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer gain, float epsilon, ByteBuffer other,
+                                  ByteBuffer dx, ByteBuffer dGain, ByteBuffer dBias, int rows, int d) {
+        float[] row = new float[d];
+        float[] normed = new float[d];
+        float[] grad = new float[d];
+        float[] g = new float[d];
+        float[] gainSum = new float[d];
+        float[] biasSum = new float[d];
+        for (int j = 0; j < d; j++) {
+            g[j] = gain.order(NATIVE).getFloat(j * Float.BYTES);
+        }
+        int lanes = SPECIES.length();
+        for (int r = 0; r < rows; r++) {
+            int at = r * d * Float.BYTES;
+            float mean = loadRow(x, at, row, d) / d;
+            float inverseStd = inverseStd(row, mean, d, epsilon);
+            FloatVector m = FloatVector.broadcast(SPECIES, mean);
+            FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
+            FloatVector sumG = FloatVector.zero(SPECIES);
+            FloatVector sumGX = FloatVector.zero(SPECIES);
+            for (int j = 0; j < d; j += lanes) {
+                VectorMask<Float> in = SPECIES.indexInRange(j, d);
+                FloatVector xHat = FloatVector.fromArray(SPECIES, row, j, in).sub(m).mul(s);
+                FloatVector upstream = get(dy, at + j * Float.BYTES, in);
+                FloatVector gj = upstream.mul(FloatVector.fromArray(SPECIES, g, j, in));
+                xHat.intoArray(normed, j, in);
+                gj.intoArray(grad, j, in);
+                sumG = sumG.add(gj, in);
+                sumGX = sumGX.add(gj.mul(xHat), in);
+                xHat.fma(upstream, FloatVector.fromArray(SPECIES, gainSum, j, in)).intoArray(gainSum, j, in);
+                upstream.add(FloatVector.fromArray(SPECIES, biasSum, j, in)).intoArray(biasSum, j, in);
+            }
+            FloatVector meanG = FloatVector.broadcast(SPECIES, sumG.reduceLanes(VectorOperators.ADD) / d);
+            FloatVector meanGX = FloatVector.broadcast(SPECIES, sumGX.reduceLanes(VectorOperators.ADD) / d);
+            for (int j = 0; j < d; j += lanes) {
+                VectorMask<Float> in = SPECIES.indexInRange(j, d);
+                FloatVector v = FloatVector.fromArray(SPECIES, grad, j, in).sub(meanG)
+                        .sub(FloatVector.fromArray(SPECIES, normed, j, in).mul(meanGX)).mul(s);
+                if (other != null) {
+                    v = v.add(get(other, at + j * Float.BYTES, in));
+                }
+                put(v, dx, at + j * Float.BYTES, in);
+            }
+        }
+        for (int j = 0; j < d; j++) {
+            dGain.order(NATIVE).putFloat(j * Float.BYTES, gainSum[j]);
+            dBias.order(NATIVE).putFloat(j * Float.BYTES, biasSum[j]);
+        }
+    }
+
+    /** The floats at byte {@code at} of {@code from}, those of {@code in} (unmasked when all are: JDK 17's masked access is slower). */
+    private static FloatVector get(ByteBuffer from, int at, VectorMask<Float> in) {
+        return in.allTrue() ? FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE) : FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE, in);
+    }
+
+    private static void put(FloatVector values, ByteBuffer to, int at, VectorMask<Float> in) {
+        if (in.allTrue()) {
+            values.intoByteBuffer(to, at, NATIVE);
+        } else {
+            values.intoByteBuffer(to, at, NATIVE, in);
+        }
+    }
+
+    /** Copies the row of d floats at byte {@code at} into {@code row}; returns its sum. */
+    private static float loadRow(ByteBuffer from, int at, float[] row, int d) {
+        int lanes = SPECIES.length();
+        FloatVector sum = FloatVector.zero(SPECIES);
+        for (int j = 0; j < d; j += lanes) {
+            VectorMask<Float> in = SPECIES.indexInRange(j, d);
+            FloatVector v = get(from, at + j * Float.BYTES, in);
+            v.intoArray(row, j, in);
+            sum = sum.add(v, in);
+        }
+        return sum.reduceLanes(VectorOperators.ADD);
+    }
+
+    /** rsqrt of the row's mean squared deviation from {@code mean}, plus ε. */
+    private static float inverseStd(float[] row, float mean, int d, float epsilon) {
+        int lanes = SPECIES.length();
+        FloatVector m = FloatVector.broadcast(SPECIES, mean);
+        FloatVector squares = FloatVector.zero(SPECIES);
+        for (int j = 0; j < d; j += lanes) {
+            VectorMask<Float> in = SPECIES.indexInRange(j, d);
+            FloatVector centred = FloatVector.fromArray(SPECIES, row, j, in).sub(m);
+            squares = squares.add(centred.mul(centred), in);
+        }
+        return (float) (1.0 / Math.sqrt(squares.reduceLanes(VectorOperators.ADD) / d + epsilon));
     }
 
     /** Where op(A)[i, kk] is in a block of A stored row after row, {@code columns} floats a row. */

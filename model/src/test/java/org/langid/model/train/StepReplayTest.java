@@ -87,9 +87,9 @@ class StepReplayTest {
         }
         assertTrue(replayed.replayedCalls(StepReplay.Kernel.VECTOR) >= 2 * 6,
                 "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
-        // per plan: five layer norms (two means, their gradients, a subtraction's gradient) and the bias gradients
-        assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * (5 * 5 + 12),
-                "sums and broadcasts ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
+        assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * 12,
+                "bias gradients ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
+        assertEquals(2 * 2 * 5, replayed.replayedCalls(StepReplay.Kernel.FUSED), "each plan fused its five layer norms, forward and backward");
     }
 
     /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */
@@ -114,7 +114,7 @@ class StepReplayTest {
                 assertArrayEquals(sameDiffState.updaterState.toFloatVector(), replayedState.updaterState.toFloatVector(), "moments after step " + step);
             } else {
                 assertClose(withoutKeyBiases(config, sameDiffState.parameters), withoutKeyBiases(config, replayedState.parameters),
-                        tolerance, "parameters after step " + step);
+                        tolerances(config, tolerance), "parameters after step " + step);
             }
         }
         assertEquals(Set.of(5, 3), replayed.replayedBatchSizes(), "both batch sizes were replayed");
@@ -122,14 +122,31 @@ class StepReplayTest {
         return replayed;
     }
 
-    /** Equal within {@code tolerance} of the larger of 1 and the value (the n-gram table's SGD steps grow entries to ~4). */
-    private static void assertClose(float[] expected, float[] actual, double tolerance, String what) {
+    /** Equal within {@code tolerance[i]} of the larger of 1 and the value. */
+    private static void assertClose(float[] expected, float[] actual, double[] tolerance, String what) {
         for (int i = 0; i < expected.length; i++) {
-            double allowed = tolerance * Math.max(1.0, Math.abs(expected[i]));
+            double allowed = tolerance[i] * Math.max(1.0, Math.abs(expected[i]));
             if (Math.abs(expected[i] - actual[i]) > allowed) {
                 throw new AssertionError(what + ": element " + i + " is " + actual[i] + ", SameDiff's " + expected[i]);
             }
         }
+    }
+
+    /**
+     * {@code tolerance} for every parameter, ten times it for the n-gram table's entries: plain SGD
+     * at learning rate 5 passes a gradient's rounding on unscaled (Adam would normalise it), and an
+     * entry seen once moved 1.8e-4 (relative) apart in one step while the rest stayed within 1e-5.
+     */
+    private static double[] tolerances(ModelConfig config, double tolerance) {
+        ParameterLayout layout = ParameterLayout.of(config);
+        double[] tolerances = new double[(int) layout.size()];
+        java.util.Arrays.fill(tolerances, tolerance);
+        for (ParameterLayout.Param param : layout.params()) {
+            if (param.name().equals(org.langid.model.graph.LanguageIdGraph.NGRAM_TABLE)) {
+                java.util.Arrays.fill(tolerances, (int) param.offset(), (int) (param.offset() + param.length()), 10 * tolerance);
+            }
+        }
+        return tolerances;
     }
 
     /**
