@@ -157,24 +157,20 @@ final class VectorMath {
      * mean and the (biased) variance over each row's d features, in one pass over the rows.
      */
     static void layerNorm(ByteBuffer x, ByteBuffer gain, ByteBuffer bias, float epsilon, ByteBuffer y, int rows, int d) {
-        float[] row = new float[d];
-        float[] g = new float[d];
-        float[] b = new float[d];
-        for (int j = 0; j < d; j++) {
-            g[j] = gain.order(NATIVE).getFloat(j * Float.BYTES);
-            b[j] = bias.order(NATIVE).getFloat(j * Float.BYTES);
-        }
         int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(d - d % lanes, d);
+        float[] row = new float[d];
+        float[] g = copy(gain, d);
+        float[] b = copy(bias, d);
         for (int r = 0; r < rows; r++) {
             int at = r * d * Float.BYTES;
-            float mean = loadRow(x, at, row, d) / d;
-            float inverseStd = inverseStd(row, mean, d, epsilon);
+            float mean = loadRow(x, at, row, d, tail) / d;
+            float inverseStd = inverseStd(row, mean, d, epsilon, tail);
             FloatVector m = FloatVector.broadcast(SPECIES, mean);
             FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
             for (int j = 0; j < d; j += lanes) {
-                VectorMask<Float> in = SPECIES.indexInRange(j, d);
-                FloatVector v = FloatVector.fromArray(SPECIES, row, j, in).sub(m).mul(s)
-                        .mul(FloatVector.fromArray(SPECIES, g, j, in)).add(FloatVector.fromArray(SPECIES, b, j, in));
+                VectorMask<Float> in = j + lanes <= d ? null : tail;
+                FloatVector v = get(row, j, in).sub(m).mul(s).mul(get(g, j, in)).add(get(b, j, in));
                 put(v, y, at + j * Float.BYTES, in);
             }
         }
@@ -188,42 +184,39 @@ final class VectorMath {
      */
     static void layerNormGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer gain, float epsilon, ByteBuffer other,
                                   ByteBuffer dx, ByteBuffer dGain, ByteBuffer dBias, int rows, int d) {
+        int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(d - d % lanes, d);
         float[] row = new float[d];
         float[] normed = new float[d];
         float[] grad = new float[d];
-        float[] g = new float[d];
+        float[] g = copy(gain, d);
         float[] gainSum = new float[d];
         float[] biasSum = new float[d];
-        for (int j = 0; j < d; j++) {
-            g[j] = gain.order(NATIVE).getFloat(j * Float.BYTES);
-        }
-        int lanes = SPECIES.length();
         for (int r = 0; r < rows; r++) {
             int at = r * d * Float.BYTES;
-            float mean = loadRow(x, at, row, d) / d;
-            float inverseStd = inverseStd(row, mean, d, epsilon);
+            float mean = loadRow(x, at, row, d, tail) / d;
+            float inverseStd = inverseStd(row, mean, d, epsilon, tail);
             FloatVector m = FloatVector.broadcast(SPECIES, mean);
             FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
             FloatVector sumG = FloatVector.zero(SPECIES);
             FloatVector sumGX = FloatVector.zero(SPECIES);
             for (int j = 0; j < d; j += lanes) {
-                VectorMask<Float> in = SPECIES.indexInRange(j, d);
-                FloatVector xHat = FloatVector.fromArray(SPECIES, row, j, in).sub(m).mul(s);
+                VectorMask<Float> in = j + lanes <= d ? null : tail;
+                FloatVector xHat = get(row, j, in).sub(m).mul(s);
                 FloatVector upstream = get(dy, at + j * Float.BYTES, in);
-                FloatVector gj = upstream.mul(FloatVector.fromArray(SPECIES, g, j, in));
-                xHat.intoArray(normed, j, in);
-                gj.intoArray(grad, j, in);
-                sumG = sumG.add(gj, in);
-                sumGX = sumGX.add(gj.mul(xHat), in);
-                xHat.fma(upstream, FloatVector.fromArray(SPECIES, gainSum, j, in)).intoArray(gainSum, j, in);
-                upstream.add(FloatVector.fromArray(SPECIES, biasSum, j, in)).intoArray(biasSum, j, in);
+                FloatVector gj = upstream.mul(get(g, j, in));
+                put(xHat, normed, j, in);
+                put(gj, grad, j, in);
+                sumG = sumG.add(gj);          // lanes past d hold zeros (masked loads)
+                sumGX = xHat.fma(gj, sumGX);
+                put(xHat.fma(upstream, get(gainSum, j, in)), gainSum, j, in);
+                put(upstream.add(get(biasSum, j, in)), biasSum, j, in);
             }
             FloatVector meanG = FloatVector.broadcast(SPECIES, sumG.reduceLanes(VectorOperators.ADD) / d);
             FloatVector meanGX = FloatVector.broadcast(SPECIES, sumGX.reduceLanes(VectorOperators.ADD) / d);
             for (int j = 0; j < d; j += lanes) {
-                VectorMask<Float> in = SPECIES.indexInRange(j, d);
-                FloatVector v = FloatVector.fromArray(SPECIES, grad, j, in).sub(meanG)
-                        .sub(FloatVector.fromArray(SPECIES, normed, j, in).mul(meanGX)).mul(s);
+                VectorMask<Float> in = j + lanes <= d ? null : tail;
+                FloatVector v = get(grad, j, in).sub(meanG).sub(get(normed, j, in).mul(meanGX)).mul(s);
                 if (other != null) {
                     v = v.add(get(other, at + j * Float.BYTES, in));
                 }
@@ -236,13 +229,32 @@ final class VectorMath {
         }
     }
 
-    /** The floats at byte {@code at} of {@code from}, those of {@code in} (unmasked when all are: JDK 17's masked access is slower). */
+    private static float[] copy(ByteBuffer vector, int d) {
+        float[] values = new float[d];
+        vector.order(NATIVE).asFloatBuffer().get(0, values);
+        return values;
+    }
+
+    // Loads and stores of whole vectors (in == null) or of the lanes of in: masks only where needed,
+    // masked access being slower in JDK 17. Masked-off lanes load as zeros.
+    private static FloatVector get(float[] from, int at, VectorMask<Float> in) {
+        return in == null ? FloatVector.fromArray(SPECIES, from, at) : FloatVector.fromArray(SPECIES, from, at, in);
+    }
+
     private static FloatVector get(ByteBuffer from, int at, VectorMask<Float> in) {
-        return in.allTrue() ? FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE) : FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE, in);
+        return in == null ? FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE) : FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE, in);
+    }
+
+    private static void put(FloatVector values, float[] to, int at, VectorMask<Float> in) {
+        if (in == null) {
+            values.intoArray(to, at);
+        } else {
+            values.intoArray(to, at, in);
+        }
     }
 
     private static void put(FloatVector values, ByteBuffer to, int at, VectorMask<Float> in) {
-        if (in.allTrue()) {
+        if (in == null) {
             values.intoByteBuffer(to, at, NATIVE);
         } else {
             values.intoByteBuffer(to, at, NATIVE, in);
@@ -250,27 +262,27 @@ final class VectorMath {
     }
 
     /** Copies the row of d floats at byte {@code at} into {@code row}; returns its sum. */
-    private static float loadRow(ByteBuffer from, int at, float[] row, int d) {
+    private static float loadRow(ByteBuffer from, int at, float[] row, int d, VectorMask<Float> tail) {
         int lanes = SPECIES.length();
         FloatVector sum = FloatVector.zero(SPECIES);
         for (int j = 0; j < d; j += lanes) {
-            VectorMask<Float> in = SPECIES.indexInRange(j, d);
+            VectorMask<Float> in = j + lanes <= d ? null : tail;
             FloatVector v = get(from, at + j * Float.BYTES, in);
-            v.intoArray(row, j, in);
-            sum = sum.add(v, in);
+            put(v, row, j, in);
+            sum = sum.add(v);
         }
         return sum.reduceLanes(VectorOperators.ADD);
     }
 
     /** rsqrt of the row's mean squared deviation from {@code mean}, plus ε. */
-    private static float inverseStd(float[] row, float mean, int d, float epsilon) {
+    private static float inverseStd(float[] row, float mean, int d, float epsilon, VectorMask<Float> tail) {
         int lanes = SPECIES.length();
         FloatVector m = FloatVector.broadcast(SPECIES, mean);
         FloatVector squares = FloatVector.zero(SPECIES);
         for (int j = 0; j < d; j += lanes) {
-            VectorMask<Float> in = SPECIES.indexInRange(j, d);
-            FloatVector centred = FloatVector.fromArray(SPECIES, row, j, in).sub(m);
-            squares = squares.add(centred.mul(centred), in);
+            VectorMask<Float> in = j + lanes <= d ? null : tail;
+            FloatVector centred = get(row, j, in).sub(m);
+            squares = in == null ? centred.fma(centred, squares) : squares.add(centred.mul(centred), in);
         }
         return (float) (1.0 / Math.sqrt(squares.reduceLanes(VectorOperators.ADD) / d + epsilon));
     }
