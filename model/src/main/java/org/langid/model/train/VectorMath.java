@@ -72,7 +72,7 @@ final class VectorMath {
             }
             int cBlock = c.start(p);
             for (int j0 = 0; j0 < n; j0 += lanes) {
-                VectorMask<Float> inRange = SPECIES.indexInRange(j0, n);
+                VectorMask<Float> in = j0 + lanes <= n ? null : SPECIES.indexInRange(j0, n);
                 int i = 0;
                 // Four rows at a time: four independent chains of fused multiply-adds.
                 for (; i + 4 <= m; i += 4) {
@@ -81,24 +81,24 @@ final class VectorMath {
                     FloatVector c2 = c0;
                     FloatVector c3 = c0;
                     for (int kk = 0; kk < k; kk++) {
-                        FloatVector row = FloatVector.fromArray(SPECIES, bRows, kk * n + j0, inRange);
+                        FloatVector row = get(bRows, kk * n + j0, in);
                         c0 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i, kk, aColumns)]), c0);
                         c1 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 1, kk, aColumns)]), c1);
                         c2 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 2, kk, aColumns)]), c2);
                         c3 = row.fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i + 3, kk, aColumns)]), c3);
                     }
-                    store(c0, c, cBlock + i * c.rowStride() + j0, inRange);
-                    store(c1, c, cBlock + (i + 1) * c.rowStride() + j0, inRange);
-                    store(c2, c, cBlock + (i + 2) * c.rowStride() + j0, inRange);
-                    store(c3, c, cBlock + (i + 3) * c.rowStride() + j0, inRange);
+                    store(c0, c, cBlock + i * c.rowStride() + j0, in);
+                    store(c1, c, cBlock + (i + 1) * c.rowStride() + j0, in);
+                    store(c2, c, cBlock + (i + 2) * c.rowStride() + j0, in);
+                    store(c3, c, cBlock + (i + 3) * c.rowStride() + j0, in);
                 }
                 for (; i < m; i++) {
                     FloatVector c0 = FloatVector.zero(SPECIES);
                     for (int kk = 0; kk < k; kk++) {
-                        c0 = FloatVector.fromArray(SPECIES, bRows, kk * n + j0, inRange)
+                        c0 = get(bRows, kk * n + j0, in)
                                 .fma(FloatVector.broadcast(SPECIES, aBlock[index(transposeA, i, kk, aColumns)]), c0);
                     }
-                    store(c0, c, cBlock + i * c.rowStride() + j0, inRange);
+                    store(c0, c, cBlock + i * c.rowStride() + j0, in);
                 }
             }
         }
@@ -122,12 +122,8 @@ final class VectorMath {
         }
     }
 
-    private static void store(FloatVector values, Blocks to, int offset, VectorMask<Float> inRange) {
-        if (inRange.allTrue()) {
-            values.intoByteBuffer(to.buffer(), offset * Float.BYTES, NATIVE);
-        } else {
-            values.intoByteBuffer(to.buffer(), offset * Float.BYTES, NATIVE, inRange);
-        }
+    private static void store(FloatVector values, Blocks to, int offset, VectorMask<Float> in) {
+        put(values, to.buffer(), offset * Float.BYTES, in);
     }
 
     /**
