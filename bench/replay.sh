@@ -4,8 +4,9 @@
 # run, for the profile's model on a prepare output's training windows and issue 14's model (no
 # n-grams) on random windows. Run it on an otherwise idle machine.
 #   bench/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
-# SWITCH=products compares, within replayed steps, the attention's batched products on libnd4j
-# (-Dlangid.step_kernels=false) against the JDK's vector API (VectorKernels) instead.
+# SWITCH=products compares, within replayed steps, every call on libnd4j's own op
+# (-Dlangid.step_kernels=false) against the replacements: fused layer norms, the attention's
+# products and permutes on the JDK's vector API, sums as oneDNN products (bench/PROFILE.md).
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail
@@ -17,7 +18,7 @@ issue14=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set m
          --set model.positional=true --set model.dropout=0)
 "$home/langid" bench train --batch 256 --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
 property=langid.step_replay; header=("session/s" "replay/s")
-[ "${SWITCH:-replay}" = products ] && { property=langid.step_kernels; header=("libnd4j/s" "vector/s"); }
+[ "${SWITCH:-replay}" = products ] && { property=langid.step_kernels; header=("libnd4j/s" "replaced/s"); }
 rate() {   # rate true|false ARGS...
   local on="$1"; shift
   LANGID_JAVA_OPTS="${LANGID_JAVA_OPTS:-} -D$property=$on" OMP_NUM_THREADS=1 \

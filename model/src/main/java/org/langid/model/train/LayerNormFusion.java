@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.langid.model.train.StepDataflow.Value;
 import org.nd4j.linalg.api.ops.ScalarOp;
 
 /**
@@ -28,101 +28,11 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  */
 final class LayerNormFusion {
 
-    private LayerNormFusion() {
-    }
-
-    /** A value: output {@code slot} of call {@code call} (or an array from outside the plan, call −1). */
-    private record Value(int call, int slot, INDArray array) {
-    }
-
-    /** Who wrote what each call reads, and who reads what each call writes. */
-    private static final class Dataflow {
-        final List<StepReplay.Call> calls;
-        final Value[][] inputs;
-        final Map<Long, List<Integer>> readers = new HashMap<>();   // key(call, slot) -> reading calls (calls.size(): the step's results)
-        final List<Map<INDArray, Boolean>> writes = new ArrayList<>();
-
-        Dataflow(List<StepReplay.Call> calls, java.util.Collection<INDArray> results) {
-            this.calls = calls;
-            inputs = new Value[calls.size()][];
-            Map<INDArray, Value> last = new IdentityHashMap<>();
-            for (int i = 0; i < calls.size(); i++) {
-                List<INDArray> in = calls.get(i).context().getInputArrays();
-                inputs[i] = new Value[in.size()];
-                for (int s = 0; s < in.size(); s++) {
-                    Value value = last.get(in.get(s));
-                    inputs[i][s] = value != null ? value : new Value(-1, 0, in.get(s));
-                    if (value != null) {
-                        readers.computeIfAbsent(key(value.call, value.slot), k -> new ArrayList<>()).add(i);
-                    }
-                }
-                List<INDArray> out = calls.get(i).context().getOutputArrays();
-                Map<INDArray, Boolean> written = new IdentityHashMap<>();
-                for (int s = 0; s < out.size(); s++) {
-                    last.put(out.get(s), new Value(i, s, out.get(s)));
-                    written.put(out.get(s), true);
-                }
-                writes.add(written);
-            }
-            for (INDArray result : results) {
-                Value value = last.get(result);
-                if (value != null) {
-                    readers.computeIfAbsent(key(value.call, value.slot), k -> new ArrayList<>()).add(calls.size());
-                }
-            }
-        }
-
-        static long key(int call, int slot) {
-            return ((long) call << 8) | slot;
-        }
-
-        Value out(int call, int slot) {
-            return new Value(call, slot, calls.get(call).context().getOutputArrays().get(slot));
-        }
-
-        Value in(int call, int slot) {
-            return inputs[call][slot];
-        }
-
-        List<Integer> readersOf(Value value) {
-            return value.call < 0 ? List.of() : readers.getOrDefault(key(value.call, value.slot), List.of());
-        }
-
-        String op(int call) {
-            return calls.get(call).op().opName();
-        }
-
-        int outputs(int call) {
-            return calls.get(call).context().getOutputArrays().size();
-        }
-
-        /** The one call reading {@code value} that runs {@code op} and reads it in {@code slot} (any if −1), or −1. */
-        int reader(Value value, String op, int slot) {
-            int found = -1;
-            for (int reader : readersOf(value)) {
-                if (reader < calls.size() && op.equals(op(reader)) && (slot < 0 || same(in(reader, slot), value))) {
-                    if (found >= 0 && found != reader) {
-                        return -1;
-                    }
-                    found = reader;
-                }
-            }
-            return found;
-        }
-
-        /** Whether no call in (from, to) writes {@code array}, leaving out {@code skipped} (calls that will not run). */
-        boolean untouched(INDArray array, int from, int to, BitSet skipped) {
-            for (int i = Math.max(from + 1, 0); i < to; i++) {
-                if (!skipped.get(i) && writes.get(i).containsKey(array)) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
     private static boolean same(Value a, Value b) {
-        return a.call == b.call && a.slot == b.slot && a.array == b.array;
+        return StepDataflow.same(a, b);
+    }
+
+    private LayerNormFusion() {
     }
 
     /** One layer norm's calls, and what its fused passes read and write. */
@@ -135,7 +45,7 @@ final class LayerNormFusion {
      * fused away go to {@code retired} (their contexts are closed with the plan).
      */
     static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
-        Dataflow flow = new Dataflow(calls, results);
+        StepDataflow flow = new StepDataflow(calls, results);
         List<Match> matches = new ArrayList<>();
         BitSet taken = new BitSet();
         for (int i = 0; i < calls.size(); i++) {
@@ -155,13 +65,13 @@ final class LayerNormFusion {
             StepReplay.Call forwardAnchor = calls.get(m.forwardAt);
             StepReplay.Call backwardAnchor = calls.get(m.backwardAt);
             int d = (int) m.gain.length();
-            int rows = (int) (m.x.array.length() / d);
+            int rows = (int) (m.x.array().length() / d);
             fused.put(m.forwardAt, new StepReplay.Call(forwardAnchor.op(), forwardAnchor.context(),
-                    () -> VectorMath.layerNorm(m.x.array.data().asNio(), m.gain.data().asNio(), m.bias.data().asNio(), (float) m.epsilon,
+                    () -> VectorMath.layerNorm(m.x.array().data().asNio(), m.gain.data().asNio(), m.bias.data().asNio(), (float) m.epsilon,
                             m.y.data().asNio(), rows, d), StepReplay.Kernel.FUSED));
             fused.put(m.backwardAt, new StepReplay.Call(backwardAnchor.op(), backwardAnchor.context(),
-                    () -> VectorMath.layerNormGradient(m.x.array.data().asNio(), m.dy.array.data().asNio(), m.gain.data().asNio(),
-                            (float) m.epsilon, m.other == null ? null : m.other.array.data().asNio(),
+                    () -> VectorMath.layerNormGradient(m.x.array().data().asNio(), m.dy.array().data().asNio(), m.gain.data().asNio(),
+                            (float) m.epsilon, m.other == null ? null : m.other.array().data().asNio(),
                             m.dx.data().asNio(), m.dGain.data().asNio(), m.dBias.data().asNio(), rows, d), StepReplay.Kernel.FUSED));
         }
         List<StepReplay.Call> planned = new ArrayList<>();
@@ -179,12 +89,12 @@ final class LayerNormFusion {
     }
 
     /** The layer norm whose first call is the row mean {@code first}, or null if anything differs. */
-    private static Match match(Dataflow f, int first) {
+    private static Match match(StepDataflow f, int first) {
         BitSet calls = new BitSet();
         // Forward: M = mean(X); C = X − M; S = C·C; V = mean(S); Ve = V + ε; R = rsqrt(Ve); Pw = pow(Ve);
         // RX = R·ones(1, d); P = Pw·s; N = C·RX; Sc = N·GX (GX = ones(N, 1)·gain(1, d)); Y = Sc + bias
         Value x = f.in(first, 0);
-        INDArray xa = x.array;
+        INDArray xa = x.array();
         if (xa.rank() != 2 || xa.dataType() != DataType.FLOAT || f.calls.get(first).context().getInputArrays().size() != 1) {
             return null;
         }
@@ -211,7 +121,7 @@ final class LayerNormFusion {
         int c7 = c5 < 0 ? -1 : f.reader(f.out(c5, 0), "matmul", 0);
         int c8 = c6 < 0 ? -1 : f.reader(f.out(c6, 0), "mul_scalar", 0);
         int c9 = c7 < 0 ? -1 : f.reader(f.out(c7, 0), "multiply", 1);
-        if (c8 < 0 || c9 < 0 || !same(f.in(c9, 0), c) || !ones(f.in(c7, 1).array, 1, d)
+        if (c8 < 0 || c9 < 0 || !same(f.in(c9, 0), c) || !ones(f.in(c7, 1).array(), 1, d)
                 || !(f.calls.get(c4).op() instanceof ScalarOp scalar) || scalar.scalar() == null) {
             return null;
         }
@@ -221,17 +131,17 @@ final class LayerNormFusion {
             return null;
         }
         Value gx = f.in(c10, 1);
-        int expand = gx.call;
-        if (expand < 0 || !"matmul".equals(f.op(expand)) || !"ones_as".equals(opOf(f, f.in(expand, 0))) || f.in(expand, 1).call < 0
-                || !"reshape".equals(f.op(f.in(expand, 1).call))) {
+        int expand = gx.call();
+        if (expand < 0 || !"matmul".equals(f.op(expand)) || !"ones_as".equals(opOf(f, f.in(expand, 0))) || f.in(expand, 1).call() < 0
+                || !"reshape".equals(f.op(f.in(expand, 1).call()))) {
             return null;
         }
-        INDArray gain = f.in(f.in(expand, 1).call, 0).array;
+        INDArray gain = f.in(f.in(expand, 1).call(), 0).array();
         int c11 = f.reader(f.out(c10, 0), "biasadd", 0);
         if (c11 < 0 || gain.length() != d) {
             return null;
         }
-        INDArray bias = f.in(c11, 1).array;
+        INDArray bias = f.in(c11, 1).array();
         int[] forward = {first, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11};
 
         // Backward: dSc, dBias = biasadd_bp(Sc, bias, dY); dN, dGX = multiply_bp(N, GX, dSc);
@@ -316,22 +226,22 @@ final class LayerNormFusion {
         int backwardAt = last;
         BitSet skipped = (BitSet) calls.clone();
         skipped.clear(forwardAt);   // runs, and writes Y only, as before
-        if (!f.untouched(x.array, x.call, backwardAt, skipped) || !f.untouched(dy.array, dy.call, backwardAt, skipped)
-                || (other != null && !f.untouched(other.array, other.call, backwardAt, skipped))
+        if (!f.untouched(x.array(), x.call(), backwardAt, skipped) || !f.untouched(dy.array(), dy.call(), backwardAt, skipped)
+                || (other != null && !f.untouched(other.array(), other.call(), backwardAt, skipped))
                 || !f.untouched(gain, -1, backwardAt, skipped) || !f.untouched(bias, -1, forwardAt, skipped)
                 || !movable(f, dGain, backwardAt, skipped) || !movable(f, dBias, backwardAt, skipped)
-                || !dense(xa, y.array, dy.array, dx.array, gain, bias, dGain.array, dBias.array)
-                || (other != null && !dense(other.array)) || !Arrays.equals(dx.array.shape(), xa.shape())
-                || !Arrays.equals(dy.array.shape(), xa.shape()) || !Arrays.equals(y.array.shape(), xa.shape())
-                || (other != null && !Arrays.equals(other.array.shape(), xa.shape()))
-                || bias.length() != d || dGain.array.length() != d || dBias.array.length() != d) {
+                || !dense(xa, y.array(), dy.array(), dx.array(), gain, bias, dGain.array(), dBias.array())
+                || (other != null && !dense(other.array())) || !Arrays.equals(dx.array().shape(), xa.shape())
+                || !Arrays.equals(dy.array().shape(), xa.shape()) || !Arrays.equals(y.array().shape(), xa.shape())
+                || (other != null && !Arrays.equals(other.array().shape(), xa.shape()))
+                || bias.length() != d || dGain.array().length() != d || dBias.array().length() != d) {
             return null;
         }
-        return new Match(calls, forwardAt, backwardAt, x, gain, bias, epsilon, y.array, dy, other, dx.array, dGain.array, dBias.array);
+        return new Match(calls, forwardAt, backwardAt, x, gain, bias, epsilon, y.array(), dy, other, dx.array(), dGain.array(), dBias.array());
     }
 
     /** The add call reading both {@code a} and {@code b}, or −1. */
-    private static int sum(Dataflow f, Value a, Value b) {
+    private static int sum(StepDataflow f, Value a, Value b) {
         for (int reader : f.readersOf(a)) {
             if (reader < f.calls.size() && isSum(f, reader, a, b)) {
                 return reader;
@@ -340,23 +250,23 @@ final class LayerNormFusion {
         return -1;
     }
 
-    private static boolean isSum(Dataflow f, int call, Value a, Value b) {
+    private static boolean isSum(StepDataflow f, int call, Value a, Value b) {
         return "add".equals(f.op(call)) && f.calls.get(call).context().getInputArrays().size() == 2
                 && ((same(f.in(call, 0), a) && same(f.in(call, 1), b)) || (same(f.in(call, 0), b) && same(f.in(call, 1), a)));
     }
 
     /** A value written at its call may instead be written at {@code to}: nothing reads it before, nothing writes its array between. */
-    private static boolean movable(Dataflow f, Value value, int to, BitSet skipped) {
+    private static boolean movable(StepDataflow f, Value value, int to, BitSet skipped) {
         for (int reader : f.readersOf(value)) {
             if (reader <= to) {
                 return false;
             }
         }
-        return f.untouched(value.array, value.call, to + 1, skipped);
+        return f.untouched(value.array(), value.call(), to + 1, skipped);
     }
 
-    private static String opOf(Dataflow f, Value value) {
-        return value.call < 0 ? "" : f.op(value.call);
+    private static String opOf(StepDataflow f, Value value) {
+        return value.call() < 0 ? "" : f.op(value.call());
     }
 
     private static boolean ones(INDArray array, long rows, long columns) {

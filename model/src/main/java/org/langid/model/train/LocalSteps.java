@@ -132,6 +132,11 @@ public final class LocalSteps {
         return replays == null ? Set.of() : Set.copyOf(replays.keySet());
     }
 
+    /** Calls of the replayed steps, all kinds. */
+    int replayedCalls() {
+        return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::calls).sum();
+    }
+
     /** Calls of the replayed steps that {@code kernel} runs. */
     int replayedCalls(StepReplay.Kernel kernel) {
         return replays == null ? 0 : replays.values().stream().mapToInt(plan -> plan.calls(kernel)).sum();

@@ -264,6 +264,9 @@ final class StepReplay {
             List<Call> retired = new ArrayList<>();
             if (vectors) {
                 planned = LayerNormFusion.fuse(planned, results.values(), retired);
+                if (Boolean.parseBoolean(System.getProperty(HeadLayouts.PROPERTY, "true"))) {
+                    planned = HeadLayouts.fold(planned, results.values(), retired);
+                }
             }
             if (Boolean.getBoolean("langid.step_replay.dump")) {
                 dump(planned);

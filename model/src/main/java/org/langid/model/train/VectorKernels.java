@@ -89,7 +89,7 @@ final class VectorKernels {
                 return null;
             }
             Product z = Product.of(in.get(0), transposeX, in.get(1), transposeY, out.get(0));
-            return z == null ? null : () -> z.run(scratch);
+            return z == null ? null : new BatchedProducts(scratch, z);
         }
         if (in.size() != 3 || out.size() != 2 || !dense(in.get(0), in.get(1), in.get(2), out.get(0), out.get(1))) {
             return null;
@@ -105,10 +105,84 @@ final class VectorKernels {
         if (dx == null || dy == null) {
             return null;
         }
-        return () -> {
-            dx.run(scratch);
-            dy.run(scratch);
-        };
+        return new BatchedProducts(scratch, dx, dy);
+    }
+
+    /**
+     * The products of one replaced call, in order. {@link HeadLayouts} may point an operand at
+     * another array laid out (B, T, H, C) instead of (B, H, T, C): the products then read or write
+     * through that layout, and the permute and copy that made or unmade it are dropped.
+     */
+    static final class BatchedProducts implements Runnable {
+        private final Scratch scratch;
+        private final Product[] products;
+
+        BatchedProducts(Scratch scratch, Product... products) {
+            this.scratch = scratch;
+            this.products = products;
+        }
+
+        @Override
+        public void run() {
+            for (Product product : products) {
+                product.run(scratch);
+            }
+        }
+
+        /** Reads {@code original} (B, H, T, C) from {@code source} holding it as (B, T, H, C). */
+        void readThroughHeads(INDArray original, INDArray source) {
+            for (int i = 0; i < products.length; i++) {
+                Product p = products[i];
+                products[i] = new Product(p.a.array == original ? Operand.headsSecond(source, original) : p.a, p.transposeA,
+                        p.b.array == original ? Operand.headsSecond(source, original) : p.b, p.transposeB, p.z, p.batch, p.m, p.k, p.n);
+            }
+        }
+
+        /** Writes what went to {@code original} (B, H, T, C) into {@code target} as (B, T, H, C). */
+        void writeThroughHeads(INDArray original, INDArray target) {
+            for (int i = 0; i < products.length; i++) {
+                Product p = products[i];
+                if (p.z.array == original) {
+                    products[i] = new Product(p.a, p.transposeA, p.b, p.transposeB, Operand.headsSecond(target, original), p.batch, p.m, p.k, p.n);
+                }
+            }
+        }
+
+        boolean writes(INDArray array) {
+            for (Product p : products) {
+                if (p.z.array == array) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * An operand's blocks in {@code array}: block p starts at (p / heads)·outer + (p % heads)·head
+     * floats, rows rowStride apart ({@link VectorMath.Blocks}).
+     */
+    record Operand(INDArray array, int heads, int outer, int head, int rowStride) {
+
+        /** A dense (…, R, C) array. */
+        static Operand dense(INDArray array) {
+            int rank = array.rank();
+            int rows = (int) array.size(rank - 2);
+            int columns = (int) array.size(rank - 1);
+            return new Operand(array, 1, rows * columns, 0, columns);
+        }
+
+        /** The (B, H, T, C) blocks of {@code shapeOf} read from or written to {@code array}, which holds them as (B, T, H, C). */
+        static Operand headsSecond(INDArray array, INDArray shapeOf) {
+            int heads = (int) shapeOf.size(1);
+            int length = (int) shapeOf.size(2);
+            int columns = (int) shapeOf.size(3);
+            return new Operand(array, heads, length * heads * columns, columns, heads * columns);
+        }
+
+        VectorMath.Blocks blocks() {
+            return new VectorMath.Blocks(array.data().asNio(), heads, outer, head, rowStride);
+        }
     }
 
     /** Float, C order with default strides, not a view: the buffer holds exactly the array. */
@@ -165,7 +239,7 @@ final class VectorKernels {
     }
 
     /** Z = op(A) · op(B) over the leading dimensions, which all three share. */
-    private record Product(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z, int batch, int m, int k, int n) {
+    record Product(Operand a, boolean transposeA, Operand b, boolean transposeB, Operand z, int batch, int m, int k, int n) {
 
         static Product of(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z) {
             int rank = z.rank();
@@ -186,17 +260,13 @@ final class VectorKernels {
                 return null;
             }
             long batch = z.length() / (m * n);
-            return new Product(a, transposeA, b, transposeB, z, Math.toIntExact(batch), (int) m, (int) k, (int) n);
+            return new Product(Operand.dense(a), transposeA, Operand.dense(b), transposeB, Operand.dense(z), Math.toIntExact(batch),
+                    (int) m, (int) k, (int) n);
         }
 
         void run(Scratch scratch) {
-            VectorMath.multiply(blocks(a), transposeA, blocks(b), transposeB, blocks(z), batch, m, k, n,
+            VectorMath.multiply(a.blocks(), transposeA, b.blocks(), transposeB, z.blocks(), batch, m, k, n,
                     scratch.get((long) Math.max(m, k) * Math.max(k, n)));
-        }
-
-        private static VectorMath.Blocks blocks(INDArray array) {
-            int rank = array.rank();
-            return VectorMath.Blocks.dense(array.data().asNio(), (int) array.size(rank - 2), (int) array.size(rank - 1));
         }
     }
 }

@@ -92,6 +92,42 @@ class StepReplayTest {
         assertEquals(2 * 2 * 5, replayed.replayedCalls(StepReplay.Kernel.FUSED), "each plan fused its five layer norms, forward and backward");
     }
 
+    /**
+     * Products that read and write the heads' (B, T, H, C) layout in place, without the copies
+     * around them, compute the same floats: bit for bit against the plan that keeps the copies.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    void productsWithoutTheHeadCopiesAreExact(String variant) {
+        ModelConfig config = config(variant);
+        INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
+        TrainingState foldedState = TrainingState.start(initial.dup());
+        TrainingState copiedState = TrainingState.start(initial.dup());
+        System.setProperty(VectorKernels.PROPERTY, "always");
+        LocalSteps folded;
+        LocalSteps copied;
+        try {
+            folded = new LocalSteps(config, foldedState, 20);
+            copied = new LocalSteps(config, copiedState, 20);
+            Random random = new Random(11);
+            for (int step = 0; step < 6; step++) {
+                INDArray windows = windows(random, 5, config.window);
+                INDArray labels = labels(random, 5, config.classes());
+                System.setProperty(HeadLayouts.PROPERTY, "true");
+                folded.step(windows, labels);
+                System.setProperty(HeadLayouts.PROPERTY, "false");
+                copied.step(windows.dup(), labels.dup());
+                assertArrayEquals(copiedState.parameters.toFloatVector(), foldedState.parameters.toFloatVector(), "parameters after step " + step);
+                assertArrayEquals(copiedState.updaterState.toFloatVector(), foldedState.updaterState.toFloatVector(), "moments after step " + step);
+            }
+        } finally {
+            System.clearProperty(VectorKernels.PROPERTY);
+            System.clearProperty(HeadLayouts.PROPERTY);
+        }
+        // two layers, each: Q, K, V, the output and their four gradients, each a permute and a copy
+        assertEquals(copied.replayedCalls() - 2 * 16, folded.replayedCalls(), "the head permutes and copies were dropped");
+    }
+
     /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */
     private static LocalSteps compare(String variant, double tolerance) {
         ModelConfig config = config(variant);

@@ -1,0 +1,125 @@
+package org.langid.model.train;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * The data flow of a recorded step's calls: which call wrote each array a call reads (a value),
+ * and which calls read each value (calls.size() standing for the step's results). SameDiff's
+ * arena may hand an array to a later call once its value is dead, so values, not arrays, are
+ * what flows. The rewrites of a plan ({@link LayerNormFusion}, {@link HeadLayouts}) check on it
+ * that what they drop is read by nothing else and that what they read is still there.
+ */
+final class StepDataflow {
+
+    /** A value: output {@code slot} of call {@code call} (or an array from outside the plan, call −1). */
+    record Value(int call, int slot, INDArray array) {
+    }
+
+    final List<StepReplay.Call> calls;
+    final Value[][] inputs;
+    final Map<Long, List<Integer>> readers = new HashMap<>();   // key(call, slot) -> reading calls (calls.size(): the step's results)
+    final List<Map<INDArray, Boolean>> writes = new ArrayList<>();
+    final List<Map<INDArray, Boolean>> reads = new ArrayList<>();
+
+    StepDataflow(List<StepReplay.Call> calls, java.util.Collection<INDArray> results) {
+        this.calls = calls;
+        inputs = new Value[calls.size()][];
+        Map<INDArray, Value> last = new IdentityHashMap<>();
+        for (int i = 0; i < calls.size(); i++) {
+            List<INDArray> in = calls.get(i).context().getInputArrays();
+            inputs[i] = new Value[in.size()];
+            Map<INDArray, Boolean> read = new IdentityHashMap<>();
+            in.forEach(array -> read.put(array, true));
+            reads.add(read);
+            for (int s = 0; s < in.size(); s++) {
+                Value value = last.get(in.get(s));
+                inputs[i][s] = value != null ? value : new Value(-1, 0, in.get(s));
+                if (value != null) {
+                    readers.computeIfAbsent(key(value.call, value.slot), k -> new ArrayList<>()).add(i);
+                }
+            }
+            List<INDArray> out = calls.get(i).context().getOutputArrays();
+            Map<INDArray, Boolean> written = new IdentityHashMap<>();
+            for (int s = 0; s < out.size(); s++) {
+                last.put(out.get(s), new Value(i, s, out.get(s)));
+                written.put(out.get(s), true);
+            }
+            writes.add(written);
+        }
+        for (INDArray result : results) {
+            Value value = last.get(result);
+            if (value != null) {
+                readers.computeIfAbsent(key(value.call, value.slot), k -> new ArrayList<>()).add(calls.size());
+            }
+        }
+    }
+
+    static long key(int call, int slot) {
+        return ((long) call << 8) | slot;
+    }
+
+    Value out(int call, int slot) {
+        return new Value(call, slot, calls.get(call).context().getOutputArrays().get(slot));
+    }
+
+    Value in(int call, int slot) {
+        return inputs[call][slot];
+    }
+
+    List<Integer> readersOf(Value value) {
+        return value.call < 0 ? List.of() : readers.getOrDefault(key(value.call, value.slot), List.of());
+    }
+
+    String op(int call) {
+        return calls.get(call).op().opName();
+    }
+
+    int outputs(int call) {
+        return calls.get(call).context().getOutputArrays().size();
+    }
+
+    /** The one call reading {@code value} that runs {@code op} and reads it in {@code slot} (any if −1), or −1. */
+    int reader(Value value, String op, int slot) {
+        int found = -1;
+        for (int reader : readersOf(value)) {
+            if (reader < calls.size() && op.equals(op(reader)) && (slot < 0 || same(in(reader, slot), value))) {
+                if (found >= 0 && found != reader) {
+                    return -1;
+                }
+                found = reader;
+            }
+        }
+        return found;
+    }
+
+    /** Whether no call in (from, to) writes {@code array}, leaving out {@code skipped} (calls that will not run). */
+    boolean untouched(INDArray array, int from, int to, BitSet skipped) {
+        for (int i = Math.max(from + 1, 0); i < to; i++) {
+            if (!skipped.get(i) && writes.get(i).containsKey(array)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether no call in (from, to), leaving out {@code skipped}, reads or writes {@code array}. */
+    boolean unused(INDArray array, int from, int to, BitSet skipped) {
+        for (int i = Math.max(from + 1, 0); i < to; i++) {
+            if (!skipped.get(i) && (writes.get(i).containsKey(array) || reads.get(i).containsKey(array))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The same value: the same call's same output, in the same array. */
+    static boolean same(Value a, Value b) {
+        return a.call() == b.call() && a.slot() == b.slot() && a.array() == b.array();
+    }
+}
