@@ -136,9 +136,14 @@ final class ResidentRound {
                 boolean fromB = i == a.length || (j < b.length && b[j] <= a[i]);
                 merged[n] = fromA ? a[i] : b[j];
                 for (int k = 0; k < arrays; k++) {
-                    for (int c = 0; c < width; c++) {
-                        float value = fromA ? left[k][i * width + c] : 0f;
-                        values[k][n * width + c] = fromB ? (fromA ? value + right[k][j * width + c] : right[k][j * width + c]) : value;
+                    if (fromA && fromB) {
+                        for (int c = 0; c < width; c++) {
+                            values[k][n * width + c] = left[k][i * width + c] + right[k][j * width + c];
+                        }
+                    } else if (fromA) {
+                        System.arraycopy(left[k], i * width, values[k], n * width, width);
+                    } else {
+                        System.arraycopy(right[k], j * width, values[k], n * width, width);
                     }
                 }
                 changed[n] = (fromA ? changes[i] : 0) + (fromB ? other.changes[j] : 0);

@@ -33,6 +33,12 @@ public final class TableRows {
     public static void assign(INDArray table, int[] rows, float[] values) {
         int width = checkedWidth(table, rows, values.length);
         Floats floats = Floats.of(table);
+        if (floats.buffer != null) {   // a row at a time (a round moves up to a few hundred thousand rows)
+            for (int i = 0; i < rows.length; i++) {
+                floats.buffer.put(floats.base + rows[i] * width, values, i * width, width);
+            }
+            return;
+        }
         for (int i = 0; i < rows.length; i++) {
             for (int j = 0; j < width; j++) {
                 floats.put(table, rows[i], j, width, values[i * width + j]);
@@ -55,6 +61,15 @@ public final class TableRows {
 
     /** (rows.length, width) row-major copy of table[rows, :], as floats (rounded when the table is DOUBLE). */
     public static float[] gatherFloats(INDArray table, int[] rows) {
+        Floats floats = Floats.of(table);
+        if (floats.buffer != null) {
+            int width = checkedWidth(table, rows, -1);
+            float[] values = new float[rows.length * width];
+            for (int i = 0; i < rows.length; i++) {
+                floats.buffer.get(floats.base + rows[i] * width, values, i * width, width);
+            }
+            return values;
+        }
         double[] values = gather(table, rows);
         float[] narrowed = new float[values.length];
         for (int i = 0; i < values.length; i++) {
