@@ -51,6 +51,16 @@ public final class TableRows {
         int width = checkedWidth(table, rows, -1);
         Floats floats = Floats.of(table);
         double[] values = new double[rows.length * width];
+        if (floats.buffer != null) {   // a row at a time: one bulk read per row
+            float[] row = new float[width];
+            for (int i = 0; i < rows.length; i++) {
+                floats.buffer.get(floats.base + rows[i] * width, row, 0, width);
+                for (int j = 0; j < width; j++) {
+                    values[i * width + j] = row[j];
+                }
+            }
+            return values;
+        }
         for (int i = 0; i < rows.length; i++) {
             for (int j = 0; j < width; j++) {
                 values[i * width + j] = floats.get(table, rows[i], j, width);
@@ -89,6 +99,18 @@ public final class TableRows {
         int width = checkedWidth(table, rows, gradients.length);
         Floats floats = Floats.of(table);
         float r = (float) rate;
+        if (floats.buffer != null) {   // a row at a time: read, step, write back
+            float[] row = new float[width];
+            for (int i = 0; i < rows.length; i++) {
+                int at = floats.base + rows[i] * width;
+                floats.buffer.get(at, row, 0, width);
+                for (int j = 0; j < width; j++) {
+                    row[j] -= (float) gradients[i * width + j] * r;
+                }
+                floats.buffer.put(at, row, 0, width);
+            }
+            return;
+        }
         for (int i = 0; i < rows.length; i++) {
             for (int j = 0; j < width; j++) {
                 double gradient = gradients[i * width + j];
