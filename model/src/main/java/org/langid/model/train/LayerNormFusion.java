@@ -6,9 +6,9 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.langid.model.train.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.langid.model.train.StepDataflow.Value;
 import org.nd4j.linalg.api.ops.ScalarOp;
 
 /**
