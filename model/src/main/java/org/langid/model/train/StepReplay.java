@@ -293,6 +293,11 @@ final class StepReplay {
             org.slf4j.LoggerFactory.getLogger(StepReplay.class).info(table.toString());
         }
 
+        /** The calls recorded so far, as SameDiff ran them (tests build plans from them). */
+        List<Call> recorded() {
+            return List.copyOf(calls);
+        }
+
         String unsupported() {
             return unsupported;
         }

@@ -73,6 +73,45 @@ class LayerNormFusionTest {
         }
     }
 
+    /**
+     * On a real recorded step the five layer norms of a two-layer model are fused; when some other
+     * call also reads a norm's intermediate (here the centred rows X − mean of the first), that norm
+     * stays as recorded and the other four are still fused.
+     */
+    @org.junit.jupiter.api.Test
+    void aNormWhoseIntermediateIsReadElsewhereStaysAsRecorded() {
+        org.langid.model.graph.ModelConfig config = new org.langid.model.graph.ModelConfig();
+        config.window = 6;
+        config.dModel = 8;
+        config.heads = 2;
+        config.layers = 2;
+        config.ffn = 8;
+        config.ngramBuckets = 0;
+        config.languages = java.util.List.of("en", "de", "fr");
+        LocalSteps steps = new LocalSteps(config,
+                TrainingState.start(org.langid.model.graph.ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
+        StepReplay.Recorder recorder = new StepReplay.Recorder();
+        steps.addListener(recorder);
+        steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
+                Nd4j.createFromArray(new int[] {0, 1, 2}));
+        java.util.List<StepReplay.Call> calls = recorder.recorded();
+        assertTrue(fusedNorms(calls) == 5, "all five norms of the untouched step fuse: " + fusedNorms(calls));
+
+        StepReplay.Call centring = calls.stream().filter(call -> "subtract".equals(call.op().opName())).findFirst().orElseThrow();
+        INDArray centred = centring.context().getOutputArrays().get(0);
+        org.nd4j.linalg.api.ops.OpContext context = Nd4j.getExecutioner().buildContext();
+        context.setInputArrays(centred);
+        context.setOutputArrays(centred.ulike());
+        java.util.List<StepReplay.Call> withReader = new java.util.ArrayList<>(calls);
+        withReader.add(new StepReplay.Call(centring.op(), context, null, StepReplay.Kernel.NATIVE));   // reads X − mean at the end
+        assertTrue(fusedNorms(withReader) == 4, "the norm read elsewhere stays: " + fusedNorms(withReader));
+    }
+
+    private static long fusedNorms(java.util.List<StepReplay.Call> calls) {
+        java.util.List<StepReplay.Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
+        return planned.stream().filter(call -> call.kernel() == StepReplay.Kernel.FUSED).count() / 2;
+    }
+
     /** The derivative itself, by central differences of the loss Σ dY·Y in double precision. */
     @ParameterizedTest
     @CsvSource({"8", "21"})
