@@ -12,21 +12,20 @@ import org.nd4j.linalg.api.shape.Shape;
  * Native calls of a recorded training step that run on the JDK's vector API instead of libnd4j,
  * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
  * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}), and the permutes
- * that split and join its heads. For rank > 2
- * libnd4j runs its own scalar loop (oneDNN takes only rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16)
- * blocks, a quarter of a replayed step. (The bias gradient, {@code biasadd_bp}, was tried too,
- * and no faster: bench/PROFILE.md.) {@link StepReplay} swaps a recorded call for one of these
- * when the arrays allow (float, dense, C order, the shapes these take); any other call stays
- * native.
+ * that split and join its heads. For rank > 2 libnd4j runs its own scalar loop (oneDNN takes only
+ * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. {@link StepReplay} swaps a recorded call for one
+ * of these when the arrays allow (float, dense, C order, the shapes these take); any other call
+ * stays native. The same switch and vector width govern {@link LayerNormFusion} and
+ * {@link HeadLayouts}, which build on these.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
  * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},
- * every call stays native. Results match libnd4j's to float rounding, not bit for bit: the sums
- * run in another order.
+ * every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
+ * sums run in another order. The permutes are exact copies.
  */
 final class VectorKernels {
 
-    /** The switch: -Dlangid.step_kernels=false keeps libnd4j's products; =always uses ours on any vector width. */
+    /** The switch: -Dlangid.step_kernels=false keeps libnd4j's ops (and NativeShortcuts off); =always uses ours on any vector width. */
     static final String PROPERTY = "langid.step_kernels";
 
     private VectorKernels() {
