@@ -1,5 +1,7 @@
 package org.langid.model.train;
 
+import static org.langid.model.train.StepDataflow.same;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -27,10 +29,6 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * wrote them. Mathematically the same derivative; results agree to float rounding.
  */
 final class LayerNormFusion {
-
-    private static boolean same(Value a, Value b) {
-        return StepDataflow.same(a, b);
-    }
 
     private LayerNormFusion() {
     }
@@ -114,19 +112,19 @@ final class LayerNormFusion {
         if (c2 < 0) {
             return null;
         }
-        int c3 = f.reader(f.out(c2, 0), "reduce_mean", 0);
-        int c4 = c3 < 0 ? -1 : f.reader(f.out(c3, 0), "add_scalar", 0);
-        int c5 = c4 < 0 ? -1 : f.reader(f.out(c4, 0), "rsqrt", 0);
-        int c6 = c4 < 0 ? -1 : f.reader(f.out(c4, 0), "pow", 0);
-        int c7 = c5 < 0 ? -1 : f.reader(f.out(c5, 0), "matmul", 0);
-        int c8 = c6 < 0 ? -1 : f.reader(f.out(c6, 0), "mul_scalar", 0);
-        int c9 = c7 < 0 ? -1 : f.reader(f.out(c7, 0), "multiply", 1);
+        int c3 = next(f, c2, 0, "reduce_mean", 0);
+        int c4 = next(f, c3, 0, "add_scalar", 0);
+        int c5 = next(f, c4, 0, "rsqrt", 0);
+        int c6 = next(f, c4, 0, "pow", 0);
+        int c7 = next(f, c5, 0, "matmul", 0);
+        int c8 = next(f, c6, 0, "mul_scalar", 0);
+        int c9 = next(f, c7, 0, "multiply", 1);
         if (c8 < 0 || c9 < 0 || !same(f.in(c9, 0), c) || !ones(f.in(c7, 1).array(), 1, d)
                 || !(f.calls.get(c4).op() instanceof ScalarOp scalar) || scalar.scalar() == null) {
             return null;
         }
         double epsilon = scalar.scalar().getDouble(0);
-        int c10 = f.reader(f.out(c9, 0), "multiply", 0);
+        int c10 = next(f, c9, 0, "multiply", 0);
         if (c10 < 0) {
             return null;
         }
@@ -137,7 +135,7 @@ final class LayerNormFusion {
             return null;
         }
         INDArray gain = f.in(f.in(expand, 1).call(), 0).array();
-        int c11 = f.reader(f.out(c10, 0), "biasadd", 0);
+        int c11 = next(f, c10, 0, "biasadd", 0);
         if (c11 < 0 || gain.length() != d) {
             return null;
         }
@@ -148,15 +146,15 @@ final class LayerNormFusion {
         // dOnes, dGainRow = matmul_bp(ones, gainRow, dGX); dGain = reshape(dGainRow); dC1, dRX = multiply_bp(C, RX, dN);
         // dR, dOnesRow = matmul_bp(R, onesRow, dRX); dVe = dR·P; dS = reduce_mean_bp(S, dVe); dC2, dC3 = multiply_bp(C, C, dS);
         // dC = dC1 + dC2 + dC3; dX1, dM = subtract_bp(X, M, dC); dX2 = reduce_mean_bp(X, dM); dX = [other +] dX1 + dX2
-        int b0 = f.reader(f.out(c10, 0), "biasadd_bp", 0);
-        int b1 = b0 < 0 ? -1 : f.reader(f.out(b0, 0), "multiply_bp", 2);
-        int b2 = b1 < 0 ? -1 : f.reader(f.out(b1, 1), "matmul_bp", 2);
-        int b3 = b2 < 0 ? -1 : f.reader(f.out(b2, 1), "reshape", 0);
-        int b4 = b1 < 0 ? -1 : f.reader(f.out(b1, 0), "multiply_bp", 2);
-        int b5 = b4 < 0 ? -1 : f.reader(f.out(b4, 1), "matmul_bp", 2);
-        int b6 = b5 < 0 ? -1 : f.reader(f.out(b5, 0), "multiply", -1);
-        int b7 = b6 < 0 ? -1 : f.reader(f.out(b6, 0), "reduce_mean_bp", 1);
-        int b8 = b7 < 0 ? -1 : f.reader(f.out(b7, 0), "multiply_bp", 2);
+        int b0 = next(f, c10, 0, "biasadd_bp", 0);
+        int b1 = next(f, b0, 0, "multiply_bp", 2);
+        int b2 = next(f, b1, 1, "matmul_bp", 2);
+        int b3 = next(f, b2, 1, "reshape", 0);
+        int b4 = next(f, b1, 0, "multiply_bp", 2);
+        int b5 = next(f, b4, 1, "matmul_bp", 2);
+        int b6 = next(f, b5, 0, "multiply", -1);
+        int b7 = next(f, b6, 0, "reduce_mean_bp", 1);
+        int b8 = next(f, b7, 0, "multiply_bp", 2);
         if (b8 < 0 || !same(f.in(b1, 0), f.out(c9, 0)) || !same(f.in(b1, 1), gx) || !same(f.in(b4, 0), c) || !same(f.in(b4, 1), f.out(c7, 0))
                 || !same(f.in(b5, 0), f.out(c5, 0)) || !same(f.in(b2, 1), f.in(expand, 1)) || !same(f.in(b8, 0), c) || !same(f.in(b8, 1), c)
                 || !same(f.in(b7, 0), f.out(c2, 0)) || !(same(f.in(b6, 0), f.out(c8, 0)) || same(f.in(b6, 1), f.out(c8, 0)))) {
@@ -164,11 +162,11 @@ final class LayerNormFusion {
         }
         int b9 = sum(f, f.out(b4, 0), f.out(b8, 0));
         int b10 = b9 < 0 ? -1 : sum(f, f.out(b9, 0), f.out(b8, 1));
-        int b11 = b10 < 0 ? -1 : f.reader(f.out(b10, 0), "subtract_bp", 2);
+        int b11 = next(f, b10, 0, "subtract_bp", 2);
         if (b11 < 0 || !same(f.in(b11, 0), x) || !same(f.in(b11, 1), m)) {
             return null;
         }
-        int b12 = f.reader(f.out(b11, 1), "reduce_mean_bp", 1);
+        int b12 = next(f, b11, 1, "reduce_mean_bp", 1);
         if (b12 < 0 || !same(f.in(b12, 0), x)) {
             return null;
         }
@@ -185,7 +183,7 @@ final class LayerNormFusion {
             adds = new int[] {a1};
         } else {
             other = same(f.in(a1, 0), dx1) ? f.in(a1, 1) : f.in(a1, 0);
-            last = f.reader(f.out(a1, 0), "add", -1);
+            last = next(f, a1, 0, "add", -1);
             if (last < 0 || !isSum(f, last, f.out(a1, 0), dx2)) {
                 return null;
             }
@@ -230,14 +228,22 @@ final class LayerNormFusion {
                 || (other != null && !f.untouched(other.array(), other.call(), backwardAt, skipped))
                 || !f.untouched(gain, -1, backwardAt, skipped) || !f.untouched(bias, -1, forwardAt, skipped)
                 || !movable(f, dGain, backwardAt, skipped) || !movable(f, dBias, backwardAt, skipped)
-                || !dense(xa, y.array(), dy.array(), dx.array(), gain, bias, dGain.array(), dBias.array())
-                || (other != null && !dense(other.array())) || !Arrays.equals(dx.array().shape(), xa.shape())
+                || !StepReplay.denseFloats(xa, y.array(), dy.array(), dx.array(), gain, bias, dGain.array(), dBias.array())
+                || (other != null && !StepReplay.denseFloats(other.array())) || !Arrays.equals(dx.array().shape(), xa.shape())
                 || !Arrays.equals(dy.array().shape(), xa.shape()) || !Arrays.equals(y.array().shape(), xa.shape())
                 || (other != null && !Arrays.equals(other.array().shape(), xa.shape()))
                 || bias.length() != d || dGain.array().length() != d || dBias.array().length() != d) {
             return null;
         }
         return new Match(calls, forwardAt, backwardAt, x, gain, bias, epsilon, y.array(), dy, other, dx.array(), dGain.array(), dBias.array());
+    }
+
+    /**
+     * The one call running {@code op} that reads output {@code slot} of call {@code from} in input
+     * {@code inSlot} (any if −1), or −1; −1 also when {@code from} is (a link missing earlier in the chain).
+     */
+    private static int next(StepDataflow f, int from, int slot, String op, int inSlot) {
+        return from < 0 ? -1 : f.reader(f.out(from, slot), op, inSlot);
     }
 
     /** The add call reading both {@code a} and {@code b}, or −1. */
@@ -272,16 +278,5 @@ final class LayerNormFusion {
     private static boolean ones(INDArray array, long rows, long columns) {
         return array.rank() == 2 && array.size(0) == rows && array.size(1) == columns && array.dataType() == DataType.FLOAT
                 && array.minNumber().doubleValue() == 1.0 && array.maxNumber().doubleValue() == 1.0;
-    }
-
-    /** Float, C order, default strides, not a view (the fused passes read the buffers as rows). */
-    private static boolean dense(INDArray... arrays) {
-        for (INDArray array : arrays) {
-            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
-                    || array.data().length() != array.length() || !org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array)) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -13,8 +13,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * Calls of a recorded training step that run a shorter native way than libnd4j's own op. Sums
  * and broadcasts become 2-D matrix products with a constant vector, on oneDNN: for the (B·T, d)
  * rows of this model libnd4j M2.1 sums along a dimension at a few GB/s, and the same sum as a
- * product with a ones vector takes a tenth of the time (bench/PROFILE.md, "Sums and broadcasts as
- * products"):
+ * product with a ones vector takes a tenth of the time (bench/PROFILE.md, "Layer norms fused,
+ * sums as products"):
  * <ul>
  *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ; the bias gradient,
  *       the column sum of dZ, is ones(1, N) · dZ;</li>
@@ -34,7 +34,10 @@ final class NativeShortcuts {
     private NativeShortcuts() {
     }
 
-    /** Whether calls are replaced in this JVM: on unless {@code langid.step_kernels} says otherwise. */
+    /**
+     * Whether calls are replaced in this JVM: on unless {@code langid.step_kernels} says otherwise
+     * (the one reading of that switch; {@link VectorKernels#enabled} adds the vector width).
+     */
     static boolean enabled() {
         String switched = System.getProperty(VectorKernels.PROPERTY, "true");
         return "always".equals(switched) || Boolean.parseBoolean(switched);
@@ -137,7 +140,7 @@ final class NativeShortcuts {
         }
         INDArray x = in.get(0);
         INDArray z = out.get(0);
-        if (x.dataType() != DataType.FLOAT || z.dataType() != DataType.FLOAT || x.length() != z.length() || !whole(x) || !whole(z)) {
+        if (x.length() != z.length() || !StepReplay.denseFloats(x, z)) {
             return null;
         }
         long bytes = x.length() * Float.BYTES;
@@ -146,11 +149,6 @@ final class NativeShortcuts {
         return () -> org.bytedeco.javacpp.Pointer.memcpy(to, from, bytes);
     }
 
-    /** C order with default strides, not a view: the buffer holds exactly the array, in order. */
-    private static boolean whole(INDArray array) {
-        return array.ordering() == 'c' && !array.isView() && array.offset() == 0 && array.data().length() == array.length()
-                && org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array);
-    }
 
     /** Z = A · B, libnd4j's matmul on rank-2 arrays (oneDNN in the -onednn build). */
     private static DynamicCustomOp product(INDArray a, INDArray b, INDArray z) {

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -24,8 +25,8 @@ final class StepDataflow {
     final List<StepReplay.Call> calls;
     final Value[][] inputs;
     final Map<Long, List<Integer>> readers = new HashMap<>();   // key(call, slot) -> reading calls (calls.size(): the step's results)
-    final List<Map<INDArray, Boolean>> writes = new ArrayList<>();
-    final List<Map<INDArray, Boolean>> reads = new ArrayList<>();
+    final List<Set<INDArray>> writes = new ArrayList<>();   // by call, the arrays it writes (identity)
+    final List<Set<INDArray>> reads = new ArrayList<>();    // by call, the arrays it reads (identity)
 
     StepDataflow(List<StepReplay.Call> calls, java.util.Collection<INDArray> results) {
         this.calls = calls;
@@ -34,9 +35,7 @@ final class StepDataflow {
         for (int i = 0; i < calls.size(); i++) {
             List<INDArray> in = calls.get(i).context().getInputArrays();
             inputs[i] = new Value[in.size()];
-            Map<INDArray, Boolean> read = new IdentityHashMap<>();
-            in.forEach(array -> read.put(array, true));
-            reads.add(read);
+            reads.add(identitySet(in));
             for (int s = 0; s < in.size(); s++) {
                 Value value = last.get(in.get(s));
                 inputs[i][s] = value != null ? value : new Value(-1, 0, in.get(s));
@@ -45,12 +44,10 @@ final class StepDataflow {
                 }
             }
             List<INDArray> out = calls.get(i).context().getOutputArrays();
-            Map<INDArray, Boolean> written = new IdentityHashMap<>();
             for (int s = 0; s < out.size(); s++) {
                 last.put(out.get(s), new Value(i, s, out.get(s)));
-                written.put(out.get(s), true);
             }
-            writes.add(written);
+            writes.add(identitySet(out));
         }
         for (INDArray result : results) {
             Value value = last.get(result);
@@ -101,7 +98,7 @@ final class StepDataflow {
     /** Whether no call in (from, to) writes {@code array}, leaving out {@code skipped} (calls that will not run). */
     boolean untouched(INDArray array, int from, int to, BitSet skipped) {
         for (int i = Math.max(from + 1, 0); i < to; i++) {
-            if (!skipped.get(i) && writes.get(i).containsKey(array)) {
+            if (!skipped.get(i) && writes.get(i).contains(array)) {
                 return false;
             }
         }
@@ -111,11 +108,17 @@ final class StepDataflow {
     /** Whether no call in (from, to), leaving out {@code skipped}, reads or writes {@code array}. */
     boolean unused(INDArray array, int from, int to, BitSet skipped) {
         for (int i = Math.max(from + 1, 0); i < to; i++) {
-            if (!skipped.get(i) && (writes.get(i).containsKey(array) || reads.get(i).containsKey(array))) {
+            if (!skipped.get(i) && (writes.get(i).contains(array) || reads.get(i).contains(array))) {
                 return false;
             }
         }
         return true;
+    }
+
+    private static Set<INDArray> identitySet(List<INDArray> arrays) {
+        Set<INDArray> set = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(arrays);
+        return set;
     }
 
     /** The same value: the same call's same output, in the same array. */

@@ -41,6 +41,20 @@ final class StepReplay {
     private StepReplay() {
     }
 
+    /**
+     * Float, C order with default strides, not a view, no offset: the buffer holds exactly the
+     * arrays' values in order, so a replacement may read and write it as plain floats.
+     */
+    static boolean denseFloats(INDArray... arrays) {
+        for (INDArray array : arrays) {
+            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
+                    || array.data().length() != array.length() || !org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** What runs a call: libnd4j's op as SameDiff ran it, or a replacement computing the same outputs from the same arrays. */
     enum Kernel {
         NATIVE("native"), SHORTCUT("short"), VECTOR("vector"), FUSED("fused");
@@ -176,16 +190,9 @@ final class StepReplay {
         public void close() {
             // A fused call shares its context with a call it replaced: close each context once.
             Set<OpContext> closed = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (Call call : calls) {
-                if (closed.add(call.context())) {
-                    call.close();
-                }
-            }
-            for (Call call : retired) {
-                if (closed.add(call.context())) {
-                    call.close();
-                }
-            }
+            java.util.stream.Stream.concat(calls.stream(), retired.stream())
+                    .filter(call -> closed.add(call.context()))
+                    .forEach(Call::close);
         }
     }
 

@@ -3,10 +3,8 @@ package org.langid.model.train;
 import java.util.Arrays;
 import java.util.List;
 import org.nd4j.autodiff.functions.DifferentialFunction;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
-import org.nd4j.linalg.api.shape.Shape;
 
 /**
  * Native calls of a recorded training step that run on the JDK's vector API instead of libnd4j,
@@ -39,12 +37,10 @@ final class VectorKernels {
      * and the CPU's vectors hold at least {@link #MIN_LANES} floats.
      */
     static boolean enabled() {
-        String switched = System.getProperty(PROPERTY, "true");
-        boolean module = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
-        if ("always".equals(switched)) {   // whatever the vectors' width (tests)
-            return module;
+        if (!NativeShortcuts.enabled() || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            return false;
         }
-        return Boolean.parseBoolean(switched) && module && VectorMath.lanes() >= MIN_LANES;
+        return "always".equals(System.getProperty(PROPERTY)) || VectorMath.lanes() >= MIN_LANES;   // always: any width (tests)
     }
 
     /** Float arrays shared by the products of one plan (which runs on one thread): a block of each operand. */
@@ -184,17 +180,11 @@ final class VectorKernels {
         }
     }
 
-    /** Float, C order with default strides, not a view: the buffer holds exactly the array. */
+    /** {@link StepReplay#denseFloats}, of rank 3 or more (the batched arrays these take). */
     private static boolean dense(INDArray... arrays) {
-        for (INDArray array : arrays) {
-            if (array.dataType() != DataType.FLOAT || array.rank() < 3 || array.ordering() != 'c' || array.isView()
-                    || array.offset() != 0 || array.data().length() != array.length()
-                    || !Shape.hasDefaultStridesForShape(array)) {
-                return false;
-            }
-        }
-        return true;
+        return StepReplay.denseFloats(arrays) && java.util.Arrays.stream(arrays).allMatch(array -> array.rank() >= 3);
     }
+
 
     /**
      * A permutation that keeps the last dimension in place (the attention's (B, T, H, hs) ⇄

@@ -108,16 +108,12 @@ final class VectorMath {
     private static void load(Blocks from, int p, int rows, int columns, float[] to) {
         int lanes = SPECIES.length();
         int start = from.start(p);
+        VectorMask<Float> tail = SPECIES.indexInRange(columns - columns % lanes, columns);
         for (int r = 0; r < rows; r++) {
             int source = (start + r * from.rowStride()) * Float.BYTES;
-            int j = 0;
-            for (; j + lanes <= columns; j += lanes) {
-                FloatVector.fromByteBuffer(SPECIES, from.buffer(), source + j * Float.BYTES, NATIVE).intoArray(to, r * columns + j);
-            }
-            if (j < columns) {
-                VectorMask<Float> inRange = SPECIES.indexInRange(j, columns);
-                FloatVector.fromByteBuffer(SPECIES, from.buffer(), source + j * Float.BYTES, NATIVE, inRange)
-                        .intoArray(to, r * columns + j, inRange);
+            for (int j = 0; j < columns; j += lanes) {
+                VectorMask<Float> in = j + lanes <= columns ? null : tail;
+                put(get(from.buffer(), source + j * Float.BYTES, in), to, r * columns + j, in);
             }
         }
     }
@@ -132,18 +128,13 @@ final class VectorMath {
      */
     static void copyRows(ByteBuffer from, int[] fromRows, int rowLength, ByteBuffer to) {
         int lanes = SPECIES.length();
-        int whole = rowLength - rowLength % lanes;
-        VectorMask<Float> tail = SPECIES.indexInRange(whole, rowLength);
+        VectorMask<Float> tail = SPECIES.indexInRange(rowLength - rowLength % lanes, rowLength);
         for (int r = 0; r < fromRows.length; r++) {
             int source = fromRows[r] * Float.BYTES;
             int target = r * rowLength * Float.BYTES;
-            for (int j = 0; j < whole; j += lanes) {
-                FloatVector.fromByteBuffer(SPECIES, from, source + j * Float.BYTES, NATIVE)
-                        .intoByteBuffer(to, target + j * Float.BYTES, NATIVE);
-            }
-            if (whole < rowLength) {
-                FloatVector.fromByteBuffer(SPECIES, from, source + whole * Float.BYTES, NATIVE, tail)
-                        .intoByteBuffer(to, target + whole * Float.BYTES, NATIVE, tail);
+            for (int j = 0; j < rowLength; j += lanes) {
+                VectorMask<Float> in = j + lanes <= rowLength ? null : tail;
+                put(get(from, source + j * Float.BYTES, in), to, target + j * Float.BYTES, in);
             }
         }
     }
@@ -156,18 +147,15 @@ final class VectorMath {
         int lanes = SPECIES.length();
         VectorMask<Float> tail = SPECIES.indexInRange(d - d % lanes, d);
         float[] row = new float[d];
+        float[] normed = new float[d];
         float[] g = copy(gain, d);
         float[] b = copy(bias, d);
         for (int r = 0; r < rows; r++) {
             int at = r * d * Float.BYTES;
-            float mean = loadRow(x, at, row, d, tail) / d;
-            float inverseStd = inverseStd(row, mean, d, epsilon, tail);
-            FloatVector m = FloatVector.broadcast(SPECIES, mean);
-            FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
+            normalise(x, at, row, normed, d, epsilon, tail);
             for (int j = 0; j < d; j += lanes) {
                 VectorMask<Float> in = j + lanes <= d ? null : tail;
-                FloatVector v = get(row, j, in).sub(m).mul(s).mul(get(g, j, in)).add(get(b, j, in));
-                put(v, y, at + j * Float.BYTES, in);
+                put(get(normed, j, in).mul(get(g, j, in)).add(get(b, j, in)), y, at + j * Float.BYTES, in);
             }
         }
     }
@@ -190,18 +178,14 @@ final class VectorMath {
         float[] biasSum = new float[d];
         for (int r = 0; r < rows; r++) {
             int at = r * d * Float.BYTES;
-            float mean = loadRow(x, at, row, d, tail) / d;
-            float inverseStd = inverseStd(row, mean, d, epsilon, tail);
-            FloatVector m = FloatVector.broadcast(SPECIES, mean);
-            FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
+            FloatVector s = FloatVector.broadcast(SPECIES, normalise(x, at, row, normed, d, epsilon, tail));
             FloatVector sumG = FloatVector.zero(SPECIES);
             FloatVector sumGX = FloatVector.zero(SPECIES);
             for (int j = 0; j < d; j += lanes) {
                 VectorMask<Float> in = j + lanes <= d ? null : tail;
-                FloatVector xHat = get(row, j, in).sub(m).mul(s);
+                FloatVector xHat = get(normed, j, in);
                 FloatVector upstream = get(dy, at + j * Float.BYTES, in);
                 FloatVector gj = upstream.mul(get(g, j, in));
-                put(xHat, normed, j, in);
                 put(gj, grad, j, in);
                 sumG = sumG.add(gj);          // lanes past d hold zeros (masked loads)
                 sumGX = xHat.fma(gj, sumGX);
@@ -255,6 +239,23 @@ final class VectorMath {
         } else {
             values.intoByteBuffer(to, at, NATIVE, in);
         }
+    }
+
+    /**
+     * The row of d floats at byte {@code at} of {@code x} into {@code row}, and its normalised values
+     * (X − mean)·s into {@code normed}; returns s = rsqrt(var + ε).
+     */
+    private static float normalise(ByteBuffer x, int at, float[] row, float[] normed, int d, float epsilon, VectorMask<Float> tail) {
+        int lanes = SPECIES.length();
+        float mean = loadRow(x, at, row, d, tail) / d;
+        float inverseStd = inverseStd(row, mean, d, epsilon, tail);
+        FloatVector m = FloatVector.broadcast(SPECIES, mean);
+        FloatVector s = FloatVector.broadcast(SPECIES, inverseStd);
+        for (int j = 0; j < d; j += lanes) {
+            VectorMask<Float> in = j + lanes <= d ? null : tail;
+            put(get(row, j, in).sub(m).mul(s), normed, j, in);
+        }
+        return inverseStd;
     }
 
     /** Copies the row of d floats at byte {@code at} into {@code row}; returns its sum. */
