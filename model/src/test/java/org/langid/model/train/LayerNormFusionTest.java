@@ -80,30 +80,11 @@ class LayerNormFusionTest {
      */
     @org.junit.jupiter.api.Test
     void aNormWhoseIntermediateIsReadElsewhereStaysAsRecorded() {
-        org.langid.model.graph.ModelConfig config = new org.langid.model.graph.ModelConfig();
-        config.window = 6;
-        config.dModel = 8;
-        config.heads = 2;
-        config.layers = 2;
-        config.ffn = 8;
-        config.ngramBuckets = 0;
-        config.languages = java.util.List.of("en", "de", "fr");
-        LocalSteps steps = new LocalSteps(config,
-                TrainingState.start(org.langid.model.graph.ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
-        StepReplay.Recorder recorder = new StepReplay.Recorder();
-        steps.addListener(recorder);
-        steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
-                Nd4j.createFromArray(new int[] {0, 1, 2}));
-        java.util.List<StepReplay.Call> calls = recorder.recorded();
+        java.util.List<StepReplay.Call> calls = RecordedStep.twoLayers();
         assertTrue(fusedNorms(calls) == 5, "all five norms of the untouched step fuse: " + fusedNorms(calls));
 
         StepReplay.Call centring = calls.stream().filter(call -> "subtract".equals(call.op().opName())).findFirst().orElseThrow();
-        INDArray centred = centring.context().getOutputArrays().get(0);
-        org.nd4j.linalg.api.ops.OpContext context = Nd4j.getExecutioner().buildContext();
-        context.setInputArrays(centred);
-        context.setOutputArrays(centred.ulike());
-        java.util.List<StepReplay.Call> withReader = new java.util.ArrayList<>(calls);
-        withReader.add(new StepReplay.Call(centring.op(), context, null, StepReplay.Kernel.NATIVE));   // reads X − mean at the end
+        java.util.List<StepReplay.Call> withReader = RecordedStep.withReaderOf(calls, centring, centring.context().getOutputArrays().get(0));
         assertTrue(fusedNorms(withReader) == 4, "the norm read elsewhere stays: " + fusedNorms(withReader));
     }
 

@@ -1,0 +1,45 @@
+package org.langid.model.train;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.ops.OpContext;
+import org.nd4j.linalg.factory.Nd4j;
+
+/** A real recorded training step, for the tests of the plan's rewrites (LayerNormFusion, HeadLayouts). */
+final class RecordedStep {
+
+    private RecordedStep() {
+    }
+
+    /** The native calls of one SameDiff step of a small two-layer model without n-grams, as recorded. */
+    static List<StepReplay.Call> twoLayers() {
+        ModelConfig config = new ModelConfig();
+        config.window = 6;
+        config.dModel = 8;
+        config.heads = 2;
+        config.layers = 2;
+        config.ffn = 8;
+        config.ngramBuckets = 0;
+        config.languages = List.of("en", "de", "fr");
+        LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
+        StepReplay.Recorder recorder = new StepReplay.Recorder();
+        steps.addListener(recorder);
+        steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
+                Nd4j.createFromArray(new int[] {0, 1, 2}));
+        return recorder.recorded();
+    }
+
+    /** {@code calls} and, after them, one more call (running {@code like}'s op) that reads {@code array}. */
+    static List<StepReplay.Call> withReaderOf(List<StepReplay.Call> calls, StepReplay.Call like, INDArray array) {
+        OpContext context = Nd4j.getExecutioner().buildContext();
+        context.setInputArrays(array);
+        context.setOutputArrays(array.ulike());
+        List<StepReplay.Call> extended = new ArrayList<>(calls);
+        extended.add(new StepReplay.Call(like.op(), context, null, StepReplay.Kernel.NATIVE));
+        return extended;
+    }
+}
