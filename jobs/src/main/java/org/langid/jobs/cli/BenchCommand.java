@@ -3,6 +3,7 @@ package org.langid.jobs.cli;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.spark.broadcast.Broadcast;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.langid.jobs.train.AveragingTrainer;
@@ -164,8 +165,13 @@ public final class BenchCommand implements Runnable {
                             ? LabelledWindows.random(shardSize, config.window, config.languages, w + 1)
                             : text.select(order, w * shardSize, shardSize)));
                 }
-                var rdd = spark.parallelize(shards, workers).cache();
+                // Built by a task and cached there, as train's shards are: a parallelized collection
+                // would ship each shard inside its partition with every round's task.
+                Broadcast<List<WorkerShard>> built = spark.broadcast(shards);
+                var rdd = spark.parallelize(java.util.stream.IntStream.range(0, workers).boxed().toList(), workers)
+                        .map(w -> built.value().get(w)).cache();
                 rdd.count();
+                built.unpersist();
                 System.out.println("workers: " + workers + " (" + session.sparkContext().master() + "), averaging every "
                         + train.averagingFrequency + " steps");
                 // The rounds train runs: resident ones, moving only the changed table rows, when the table's updates are sparse.

@@ -12,7 +12,7 @@ import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * The worker side of one synchronous parameter-averaging round: start from the broadcast state,
+ * The worker side of one synchronous parameter-averaging round: start from the state the driver sent,
  * take the round's minibatches of the worker's shard (round r of an epoch takes batches
  * r·averagingFrequency onwards of the shard's shuffled order), return the resulting
  * parameters and Adam state (as sums, to be added across workers and divided on the driver).
@@ -20,7 +20,7 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class AveragingRound {
 
-    /** What the driver broadcasts each round. */
+    /** What the driver sends each round. */
     record Input(PackedFloats parameters, PackedFloats updaterState, long step, int epoch, int roundInEpoch,
                  int averagingFrequency, int stepsThisRound, int batchSize, long plannedSteps, double caseAugmentation,
                  long simulatedStepNanos)
@@ -33,7 +33,12 @@ public final class AveragingRound {
                     caseAugmentation, simulatedStepNanos);
         }
 
-        /** The broadcast state as the worker's own arrays. */
+        /** Serialized size, about: the state's floats. */
+        long bytes() {
+            return PackedFloats.bytes(parameters) + PackedFloats.bytes(updaterState);
+        }
+
+        /** The sent state as the worker's own arrays. */
         TrainingState state() {
             return new TrainingState(Nd4j.createFromArray(parameters.values()), Nd4j.createFromArray(updaterState.values()), step, epoch);
         }

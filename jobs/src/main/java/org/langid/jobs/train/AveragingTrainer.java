@@ -18,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Synchronous parameter averaging on Spark. Each round the driver broadcasts parameters, Adam
+ * Synchronous parameter averaging on Spark. Each round the driver sends parameters, Adam
  * state and step; every worker (one cached shard per partition) takes
  * {@code averaging_frequency} minibatches of {@code batch_size} from its shard
- * ({@link AveragingRound}); the driver adds the results with {@code treeAggregate} and divides.
+ * ({@link AveragingRound}); the driver adds the results ({@link RoundJobs}) and divides.
  * Spark schedules the tasks, keeps the shards where they were cached and retries failed tasks;
  * a round is a function of its inputs, so a retried task contributes what the first would have.
  */
@@ -226,14 +226,13 @@ public final class AveragingTrainer {
                                     int steps, long plannedSteps) {
         AveragingRound.Input input = AveragingRound.Input.of(state, round, train.averagingFrequency, steps, train.batchSize,
                 plannedSteps, train.caseAugmentation, simulatedStepNanos);
-        Broadcast<AveragingRound.Input> broadcast = spark.broadcast(input);
+        RoundJobs.Carried<AveragingRound.Input> carried = RoundJobs.carry(spark, input, input.bytes());
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;
         int nativeThreads = train.nativeThreads;
         try {
-            AveragingRound.Sum sum = shards
-                    .mapPartitions(it -> AveragingRound.run(it, broadcast.value(), modelConfig, nativeThreads))
-                    .treeAggregate(AveragingRound.Sum.NONE, AveragingRound.Sum::add, AveragingRound.Sum::add, 2);
+            AveragingRound.Sum sum = RoundJobs.sum(spark, shards, it -> AveragingRound.run(it, carried.get(), modelConfig, nativeThreads),
+                    AveragingRound.Sum.NONE, AveragingRound.Sum::add);
             float[] parameters = sum.parameters().values();
             float[] updater = sum.updaterState().values();
             for (int i = 0; i < parameters.length; i++) {
@@ -247,7 +246,7 @@ public final class AveragingTrainer {
             state.step += sum.steps() / sum.workers();
             return sum;
         } finally {
-            broadcast.destroy();
+            carried.release();
         }
     }
 
@@ -304,17 +303,16 @@ public final class AveragingTrainer {
         }
 
         private ResidentRound.Sum job(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ResidentRound.Input input) {
-            Broadcast<ResidentRound.Input> broadcast = spark.broadcast(input);
+            RoundJobs.Carried<ResidentRound.Input> carried = RoundJobs.carry(spark, input, input.bytes());
             ModelConfig modelConfig = model;
             ResidentRound.Split layout = split;
             int width = split.width();
             int nativeThreads = train.nativeThreads;
             try {
-                return shards.mapPartitions(it -> ResidentRound.run(it, broadcast.value(), modelConfig, layout, nativeThreads))
-                        .treeAggregate(ResidentRound.Sum.NONE, (a, b) -> ResidentRound.Sum.add(a, b, width),
-                                (a, b) -> ResidentRound.Sum.add(a, b, width), 2);
+                return RoundJobs.sum(spark, shards, it -> ResidentRound.run(it, carried.get(), modelConfig, layout, nativeThreads),
+                        ResidentRound.Sum.NONE, (a, b) -> ResidentRound.Sum.add(a, b, width));
             } finally {
-                broadcast.destroy();
+                carried.release();
             }
         }
     }

@@ -38,6 +38,11 @@ final class PackedFloats implements Serializable {
         return values.length;
     }
 
+    /** Serialized size, about: 4 bytes a float; 0 for null. */
+    static long bytes(PackedFloats floats) {
+        return floats == null ? 0 : 4L * floats.values.length;
+    }
+
     /** Element-wise a + b, as a new vector (the sums of parameter averaging). */
     static PackedFloats sum(PackedFloats a, PackedFloats b) {
         float[] sum = a.values.clone();

@@ -168,7 +168,7 @@ final class ResidentRound {
     }
 
     /**
-     * What the driver broadcasts: the round's settings ({@code round}, whose parameters and Adam
+     * What the driver sends: the round's settings ({@code round}, whose parameters and Adam
      * state are the full state when this is a full round and null otherwise) and, otherwise, the
      * change from the previous round's start ({@code dense}, {@code rows}). {@code version} counts
      * the rounds of this run; {@code onlyWorkers}, if not null, limits the round to those workers.
@@ -186,6 +186,19 @@ final class ResidentRound {
 
         boolean full() {
             return round.parameters() != null;
+        }
+
+        /** Serialized size, about: the full state, or the change's floats and row numbers. */
+        long bytes() {
+            long bytes = round.bytes();
+            if (dense != null) {
+                bytes += PackedFloats.bytes(dense.parameters()) + PackedFloats.bytes(dense.first()) + PackedFloats.bytes(dense.second());
+            }
+            if (rows != null) {
+                bytes += 8L * rows.rows().length + PackedFloats.bytes(rows.parameters()) + PackedFloats.bytes(rows.first())
+                        + PackedFloats.bytes(rows.second());
+            }
+            return bytes;
         }
     }
 

@@ -46,24 +46,29 @@ class AveragingTrainerTest {
         return TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
     }
 
-    @Test
-    void twoWorkersAverageToTheMeanOfEachWorkersOwnSteps() {
+    /** Two workers' results are added on the driver; six workers' by treeAggregate on the executors first (RoundJobs). */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 6})
+    void workersAverageToTheMeanOfEachWorkersOwnSteps(int workers) {
+        assertEquals(workers > 5, RoundJobs.treeAddsALevel(workers), "the case this count is meant to cover");
         ModelConfig model = model();
         TrainConfig train = new TrainConfig();
         train.batchSize = 16;
         train.averagingFrequency = 3;
         train.maxSteps = 3;
-        WorkerShard first = shard(0, 100, 1);
-        WorkerShard second = shard(1, 100, 2);
-        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(first, second), 2).cache();
+        List<WorkerShard> data = new java.util.ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            data.add(shard(w, 100, w + 1));
+        }
+        JavaRDD<WorkerShard> shards = spark.parallelize(data, workers).cache();
         TrainingState initial = start(model);
 
-        TrainingState averaged = new AveragingTrainer(model, train).fit(spark, shards, initial.copy(), first.windows(LANGUAGES)).state();
+        TrainingState averaged = new AveragingTrainer(model, train).fit(spark, shards, initial.copy(), data.get(0).windows(LANGUAGES)).state();
 
-        float[][] parameters = new float[2][];
-        float[][] moments = new float[2][];
+        float[][] parameters = new float[workers][];
+        float[][] moments = new float[workers][];
         int i = 0;
-        for (WorkerShard shard : List.of(first, second)) {
+        for (WorkerShard shard : data) {
             TrainingState alone = initial.copy();
             LocalSteps steps = new LocalSteps(model, alone, 3);
             int[] order = AveragingRound.order(shard, model.seed, 0);
@@ -73,8 +78,8 @@ class AveragingTrainerTest {
             parameters[i] = alone.parameters.toFloatVector();
             moments[i++] = alone.updaterState.toFloatVector();
         }
-        assertArrayEquals(mean(parameters[0], parameters[1]), averaged.parameters.toFloatVector(), 1e-6f);
-        assertArrayEquals(mean(moments[0], moments[1]), averaged.updaterState.toFloatVector(), 1e-6f);
+        assertArrayEquals(mean(parameters), averaged.parameters.toFloatVector(), 1e-6f);
+        assertArrayEquals(mean(moments), averaged.updaterState.toFloatVector(), 1e-6f);
         assertEquals(3, averaged.step, "each worker took 3 steps; the averaged state is 3 steps on");
     }
 
@@ -456,10 +461,15 @@ class AveragingTrainerTest {
         return new PackedFloats(values);
     }
 
-    private static float[] mean(float[] a, float[] b) {
-        float[] m = new float[a.length];
-        for (int i = 0; i < a.length; i++) {
-            m[i] = (a[i] + b[i]) / 2;
+    private static float[] mean(float[]... vectors) {
+        float[] m = new float[vectors[0].length];
+        for (float[] v : vectors) {
+            for (int i = 0; i < m.length; i++) {
+                m[i] += v[i];
+            }
+        }
+        for (int i = 0; i < m.length; i++) {
+            m[i] /= vectors.length;
         }
         return m;
     }
