@@ -40,7 +40,7 @@ public final class BenchCommand implements Runnable {
     @Command(name = "train", mixinStandardHelpOptions = true,
             description = "Training throughput of the model configured in the profile, on random windows or (--input) on the "
                     + "training windows of a prepare output: warm-up, then S seconds timed in intervals of about a second "
-                    + "(rounds, with --trainer spark). Last line: 'samples/s: N', the median interval.")
+                    + "(Spark jobs, with --trainer spark: a round each, or several with one worker). Last line: 'samples/s: N', the median interval.")
     static final class Train implements Callable<Integer> {
 
         @Option(names = "--trainer", defaultValue = "local",
@@ -150,7 +150,8 @@ public final class BenchCommand implements Runnable {
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
                 int workers = spark.defaultParallelism();
-                int roundsInShard = input == null ? 2 : 16;
+                // A lone worker takes several rounds a job (AveragingTrainer.JobSizes): its shard holds more of them.
+                int roundsInShard = workers == 1 ? 64 : input == null ? 2 : 16;
                 int shardSize = batch * train.averagingFrequency * roundsInShard;
                 LabelledWindows text = input == null ? null
                         : org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
@@ -177,20 +178,31 @@ public final class BenchCommand implements Runnable {
                 // The rounds train runs: resident ones, moving only the changed table rows, when the table's updates are sparse.
                 AveragingTrainer.Rounds trainer = new AveragingTrainer(config, train).rounds();
                 TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
-                int round = 0;
+                AveragingTrainer.JobSizes jobSizes = AveragingTrainer.JobSizes.of(workers);
+                int[] round = {0};
+                java.util.function.DoubleSupplier job = () -> {
+                    int first = round[0] % roundsInShard;
+                    int jobRounds = Math.min(jobSizes.next(), roundsInShard - first);
+                    long started = System.nanoTime();
+                    var sum = trainer.round(spark, rdd, state, first, roundsInShard, jobRounds * train.averagingFrequency, Long.MAX_VALUE);
+                    double jobSeconds = (System.nanoTime() - started) / 1e9;
+                    jobSizes.took(jobRounds, jobSeconds);
+                    round[0] += jobRounds;
+                    return sum.samples() / jobSeconds;
+                };
                 long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
                 do {
-                    trainer.round(spark, rdd, state, round++ % roundsInShard, roundsInShard, train.averagingFrequency, Long.MAX_VALUE);
+                    job.getAsDouble();
                 } while (System.nanoTime() < warmupEnd);
                 List<Double> rates = new ArrayList<>();
+                int roundsBefore = round[0];
                 long end = System.nanoTime() + (long) (seconds * 1e9);
                 do {
-                    long started = System.nanoTime();
-                    var sum = trainer.round(spark, rdd, state, round++ % roundsInShard, roundsInShard, train.averagingFrequency, Long.MAX_VALUE);
-                    rates.add(sum.samples() / ((System.nanoTime() - started) / 1e9));
+                    rates.add(job.getAsDouble());
                 } while (System.nanoTime() < end);
                 Collections.sort(rates);
-                System.out.printf("rounds: %d, min %.0f, max %.0f samples/s%n", rates.size(), rates.get(0), rates.get(rates.size() - 1));
+                System.out.printf("jobs: %d of %.1f rounds, min %.0f, max %.0f samples/s%n", rates.size(),
+                        (double) (round[0] - roundsBefore) / rates.size(), rates.get(0), rates.get(rates.size() - 1));
                 System.out.printf("samples/s: %.0f%n", rates.get(rates.size() / 2));
                 return 0;
             } finally {

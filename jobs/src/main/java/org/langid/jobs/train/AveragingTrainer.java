@@ -31,6 +31,7 @@ public final class AveragingTrainer {
 
     /** Told of every round and every epoch: progress, the metrics log and checkpoints hang off this. */
     public interface Listener {
+        /** After a job of rounds (one, or with a lone worker several: {@link JobSizes}) that ended with {@code round}. */
         default void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
         }
 
@@ -74,22 +75,72 @@ public final class AveragingTrainer {
     private final TrainConfig train;
     private final long simulatedStepNanos;
     private final boolean residentRounds;
+    private final double loneWorkerJobSeconds;
 
     public AveragingTrainer(ModelConfig model, TrainConfig train) {
-        this(model, train, 0, true);
+        this(model, train, 0, true, JobSizes.LONE_WORKER_JOB_SECONDS);
     }
 
-    private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos, boolean residentRounds) {
+    private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos, boolean residentRounds,
+                             double loneWorkerJobSeconds) {
         this.model = model.validated();
         this.train = train;
         this.simulatedStepNanos = simulatedStepNanos;
         this.residentRounds = residentRounds;
+        this.loneWorkerJobSeconds = loneWorkerJobSeconds;
         train.requireValid();
     }
 
     /** Tests: a trainer that broadcasts and collects the full state every round, whatever the model. */
     AveragingTrainer exchangingFullState() {
-        return new AveragingTrainer(model, train, simulatedStepNanos, false);
+        return new AveragingTrainer(model, train, simulatedStepNanos, false, loneWorkerJobSeconds);
+    }
+
+    /** Tests: a lone worker's jobs last about {@code seconds} (0: one round a job, as with several workers). */
+    AveragingTrainer withLoneWorkerJobSeconds(double seconds) {
+        return new AveragingTrainer(model, train, simulatedStepNanos, residentRounds, seconds);
+    }
+
+    /**
+     * How many averaging rounds one Spark job takes. With one worker a round's average is the
+     * worker's own state, so synchronising it is nothing but Spark's fixed cost per job (~30 ms
+     * at local[1], 4% of a round of five steps at batch 1024; bench/PROFILE.md): its rounds are
+     * taken several to a job, as many as fill about {@link #LONE_WORKER_JOB_SECONDS}, and the
+     * result is bit for bit that of one round a job (AveragingTrainerTest). With several workers
+     * every round is a job of its own.
+     */
+    public static final class JobSizes {
+        /** Long enough that a job's fixed cost is under 1% of it, short enough for progress lines and checkpoints. */
+        static final double LONE_WORKER_JOB_SECONDS = 4;
+
+        private final double jobSeconds;
+        private double secondsPerRound = Double.NaN;
+
+        private JobSizes(double jobSeconds) {
+            this.jobSeconds = jobSeconds;
+        }
+
+        /** The sizes for {@code workers} workers: one round a job, unless there is one worker. */
+        public static JobSizes of(int workers) {
+            return of(workers, LONE_WORKER_JOB_SECONDS);
+        }
+
+        static JobSizes of(int workers, double loneWorkerJobSeconds) {
+            return new JobSizes(workers == 1 ? loneWorkerJobSeconds : 0);
+        }
+
+        /** Rounds for the next job: one until a job has been timed, then as many as fill the job's time. */
+        public int next() {
+            if (!(jobSeconds > 0 && secondsPerRound > 0)) {
+                return 1;
+            }
+            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.floor(jobSeconds / secondsPerRound)));
+        }
+
+        /** The last job took {@code rounds} rounds in {@code seconds}. */
+        public void took(int rounds, double seconds) {
+            secondsPerRound = seconds / rounds;
+        }
     }
 
     /**
@@ -100,7 +151,7 @@ public final class AveragingTrainer {
         if (!(stepSeconds > 0)) {
             throw new IllegalArgumentException("a simulated step takes a positive time, not " + stepSeconds);
         }
-        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9), residentRounds);
+        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9), residentRounds, loneWorkerJobSeconds);
     }
 
     /** The round of its epoch that {@code state} starts: 0, or the one after a checkpoint made within the epoch. */
@@ -151,28 +202,36 @@ public final class AveragingTrainer {
         long lastCheckpoint = System.nanoTime();
         int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
         Rounds rounds = rounds();
+        JobSizes jobSizes = JobSizes.of(sizes.size(), loneWorkerJobSeconds);
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
             long steps = 0;
             long samples = 0;
-            for (int round = firstRound; round < roundsPerEpoch && state.step < plannedSteps; round++) {
-                long roundStarted = System.nanoTime();
-                int thisRound = (int) Math.min(frequency, Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
-                AveragingRound.Sum sum = rounds.round(spark, shards, state, round, roundsPerEpoch, thisRound, plannedSteps);
+            for (int round = firstRound; round < roundsPerEpoch && state.step < plannedSteps; ) {
+                long jobStarted = System.nanoTime();
+                // A job of several rounds takes their minibatches in one go: round r's start to the last one's end.
+                int jobRounds = Math.min(jobSizes.next(), roundsPerEpoch - round);
+                int jobSteps = (int) Math.min((long) jobRounds * frequency,
+                        Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
+                AveragingRound.Sum sum = rounds.round(spark, shards, state, round, roundsPerEpoch, jobSteps, plannedSteps);
+                double jobSeconds = (System.nanoTime() - jobStarted) / 1e9;
+                jobSizes.took(jobRounds, jobSeconds);
+                int last = round + jobRounds - 1;
+                round += jobRounds;
                 lossSum += sum.lossSum();
                 steps += sum.steps();
                 samples += sum.samples();
-                listener.round(state.epoch, round, roundsPerEpoch, state.step, sum.lossSum() / Math.max(1, sum.steps()), sum.samples(),
-                        (System.nanoTime() - roundStarted) / 1e9);
-                if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds || round == roundsPerEpoch - 1) {
+                listener.round(state.epoch, last, roundsPerEpoch, state.step, sum.lossSum() / Math.max(1, sum.steps()), sum.samples(),
+                        jobSeconds);
+                if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds || last == roundsPerEpoch - 1) {
                     lastLog = System.nanoTime();
                     LOG.info(String.format("epoch %d/%d step %d/%d (round %d): loss %.4f, %.0f samples/s, ETA %s",
-                            state.epoch + 1, train.epochs, state.step, plannedSteps, round + 1,
+                            state.epoch + 1, train.epochs, state.step, plannedSteps, last + 1,
                             lossSum / Math.max(1, steps), samples / ((lastLog - started) / 1e9),
                             Durations.eta((lastLog - runStarted) / 1e9, state.step - stepsAtStart, plannedSteps - stepsAtStart)));
                 }
-                if (train.checkpointEveryMinutes > 0 && round < roundsPerEpoch - 1 && state.step < plannedSteps
+                if (train.checkpointEveryMinutes > 0 && last < roundsPerEpoch - 1 && state.step < plannedSteps
                         && (System.nanoTime() - lastCheckpoint) / 60e9 >= train.checkpointEveryMinutes) {
                     listener.withinEpoch(state);
                     lastCheckpoint = System.nanoTime();
@@ -200,7 +259,11 @@ public final class AveragingTrainer {
     /** Rounds of one run, in order: what {@link #fit} takes, and what {@code langid bench train --trainer spark} times. */
     @FunctionalInterface
     public interface Rounds {
-        /** One synchronous round on {@code state}, in place; returns the workers' summed loss, steps and samples. */
+        /**
+         * One synchronous round on {@code state}, in place (with a lone worker, {@code steps} may
+         * span several rounds from {@code round} on: {@link JobSizes}); returns the workers' summed
+         * loss, steps and samples.
+         */
         AveragingRound.Sum round(JavaSparkContext spark, JavaRDD<WorkerShard> shards, TrainingState state, int round, int rounds,
                                  int steps, long plannedSteps);
     }

@@ -140,6 +140,39 @@ class AveragingTrainerTest {
         assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 0f);
     }
 
+    /** A lone worker's rounds, several to a Spark job, end bit for bit where one round a job ends. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"dense", "sgd"})
+    void aLoneWorkersRoundsTakenSeveralToAJobEndWhereOneRoundAJobEnds(String table) {
+        ModelConfig model = "dense".equals(table) ? model() : sparseNgramModel(table);
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 12;
+        train.caseAugmentation = 0.3;   // drawn per step, not per job
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 4)), 1).cache();
+        LabelledWindows validation = shard(0, 100, 4).windows(LANGUAGES);
+        List<Integer> jobsEndingAt = new java.util.ArrayList<>();
+        AveragingTrainer.Listener jobs = new AveragingTrainer.Listener() {
+            @Override
+            public void round(int epoch, int round, int rounds, long step, double loss, long samples, double seconds) {
+                jobsEndingAt.add(round);
+            }
+        };
+
+        TrainingState merged = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation, jobs).state();
+        int mergedJobs = jobsEndingAt.size();
+        jobsEndingAt.clear();
+        TrainingState oneByOne = new AveragingTrainer(model, train).withLoneWorkerJobSeconds(0)
+                .fit(spark, shards, start(model), validation, jobs).state();
+
+        assertEquals(List.of(0, 1, 2, 3, 4, 5), jobsEndingAt, "one round a job");
+        assertTrue(mergedJobs < 6, "rounds of milliseconds, several to a job: " + mergedJobs + " jobs");
+        assertEquals(12, merged.step);
+        assertArrayEquals(oneByOne.parameters.toFloatVector(), merged.parameters.toFloatVector(), 0f);
+        assertArrayEquals(oneByOne.updaterState.toFloatVector(), merged.updaterState.toFloatVector(), 0f);
+    }
+
     /** A lone worker is not sent back its own changes; one whose replica was lost gets the full state. */
     @Test
     void aLoneWorkerThatLostItsReplicaGetsTheFullStateAndEndsWhereTheLocalTrainerEnds() {
@@ -150,7 +183,7 @@ class AveragingTrainerTest {
         train.maxSteps = 10;
         java.util.concurrent.atomic.AtomicInteger dropped = new java.util.concurrent.atomic.AtomicInteger();
         AveragingRound.beforeRoundForTests = (worker, step) -> {
-            if (step == 4 && dropped.getAndIncrement() == 0) {
+            if (step > 0 && dropped.getAndIncrement() == 0) {
                 ResidentRound.dropReplicasForTests();                 // as if the executor had been replaced
             }
         };
@@ -161,7 +194,7 @@ class AveragingTrainerTest {
             AveragingRound.beforeRoundForTests = null;
         }
 
-        assertEquals(2, dropped.get(), "the round at step 4 ran, found no replica, and ran again on the full state");
+        assertEquals(2, dropped.get(), "the second job ran, found no replica, and ran again on the full state");
         assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 0f);
         assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 0f);
     }
