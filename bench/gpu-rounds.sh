@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What Spark adds to each parameter-averaging round when a worker's step costs what an H100's
 # would: `langid bench rounds` (each worker waits BATCH / RATE seconds per step instead of running
-# the graph; broadcast, tasks, the 0.88 MB state each way and treeAggregate are real), 2 workers,
+# the graph; inputs, tasks, the 0.88 MB state each way and its adding up are real), 2 workers,
 # first on embedded local[2] (threads of one JVM), then on the standalone cluster of
 # deploy/standalone/cluster.sh (2 executor JVMs; started here if none runs, stopped after).
 #   bench/gpu-rounds.sh [bench rounds options]     e.g. --rate 2100000 --batch 65536

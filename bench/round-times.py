@@ -6,6 +6,7 @@ Usage: bench/round-times.py MODEL_DIR/metrics.jsonl [MINUTES]
 Reads the round lines of `langid train --trainer spark`'s metrics log. Each round line carries
 its own duration (`seconds`); older logs without it get it from the wall-clock gap to the round
 before. A run resumed from a checkpoint restarts its wall clock; its segments are laid end to end.
+With one worker a line is a job of several rounds (about 4 s of them), so compare runs of equal workers.
 Prints, per MINUTES (default 10) of training, the rounds, their median, 10th and 90th percentile
 duration, then the first and last windows' medians side by side and the least-squares slope of
 round duration against training time.

@@ -107,11 +107,11 @@ run() {
   job_pid=$!
 }
 
-# Rounds the job has completed: each is one Spark job ending in the treeAggregate of
-# AveragingTrainer, which Spark logs (INFO, in the driver's log file) as it finishes.
+# Rounds the job has completed: each is one Spark job of RoundJobs (a runJob, or with six
+# workers or more a treeAggregate), which Spark logs (INFO, in the driver's log file) as it finishes.
 rounds_done() {
   local count
-  count="$(grep -c 'finished: treeAggregate at AveragingTrainer' "$work/$1/driver.log" 2>/dev/null)" || true
+  count="$(grep -cE 'finished: (runJob|treeAggregate) at RoundJobs' "$work/$1/driver.log" 2>/dev/null)" || true
   echo "${count:-0}"
 }
 

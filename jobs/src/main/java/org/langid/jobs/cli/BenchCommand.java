@@ -142,7 +142,7 @@ public final class BenchCommand implements Runnable {
         /**
          * Rounds of synchronous parameter averaging on random windows, one worker per core of the
          * master; the rate of a round is all workers' samples over its wall time (broadcast,
-         * steps, treeAggregate and averaging included).
+         * steps, adding up and averaging included).
          */
         private Integer benchSpark(ModelConfig config, TrainConfig train) {
             train.batchSize = batch;
@@ -256,7 +256,7 @@ public final class BenchCommand implements Runnable {
     @Command(name = "rounds", mixinStandardHelpOptions = true,
             description = "What Spark adds to each parameter-averaging round when the workers' steps are fast: each worker "
                     + "waits BATCH / RATE seconds per step (the step time of a GPU that trains RATE samples/s) instead of "
-                    + "running the graph; the broadcast, the tasks, the state's arrays in and out and the treeAggregate are "
+                    + "running the graph; the inputs, the tasks, the state's arrays in and out and their adding up are "
                     + "real, with the profile's model size. Per averaging frequency: median round time, its steps' share and "
                     + "the rest (Spark's overhead). Last line: 'frequency for <=5%% overhead: F'.")
     static final class Rounds implements Callable<Integer> {

@@ -159,7 +159,7 @@ public final class AveragingRound {
     /**
      * bench rounds: a round whose steps cost a fixed time each instead of the graph (what a GPU's
      * step would take), the state passed through unchanged; everything Spark does around the steps
-     * (broadcast, task, arrays in and out, treeAggregate) is the real thing.
+     * (the input, the task, arrays in and out, the adding up) is the real thing.
      */
     private static Iterator<Sum> simulated(Input input) {
         TrainingState state = input.state();
