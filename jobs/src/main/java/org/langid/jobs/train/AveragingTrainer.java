@@ -134,7 +134,7 @@ public final class AveragingTrainer {
             if (!(jobSeconds > 0 && secondsPerRound > 0)) {
                 return 1;
             }
-            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Math.floor(jobSeconds / secondsPerRound)));
+            return (int) Math.max(1, Math.floor(jobSeconds / secondsPerRound));   // the cast saturates
         }
 
         /** The last job took {@code rounds} rounds in {@code seconds}. */
