@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.BulkArrays;
 import org.langid.model.train.CaseAugmentation;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
@@ -40,7 +41,7 @@ public final class AveragingRound {
 
         /** The sent state as the worker's own arrays. */
         TrainingState state() {
-            return new TrainingState(Nd4j.createFromArray(parameters.values()), Nd4j.createFromArray(updaterState.values()), step, epoch);
+            return new TrainingState(BulkArrays.floats(parameters.values()), BulkArrays.floats(updaterState.values()), step, epoch);
         }
     }
 

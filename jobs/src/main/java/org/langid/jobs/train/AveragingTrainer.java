@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.BulkArrays;
 import org.langid.model.train.Durations;
 import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
@@ -304,8 +305,8 @@ public final class AveragingTrainer {
             for (int i = 0; i < updater.length; i++) {
                 updater[i] /= sum.workers();
             }
-            state.parameters.assign(Nd4j.createFromArray(parameters));
-            state.updaterState.assign(Nd4j.createFromArray(updater));
+            state.parameters.assign(BulkArrays.floats(parameters));
+            state.updaterState.assign(BulkArrays.floats(updater));
             state.step += sum.steps() / sum.workers();
             return sum;
         } finally {

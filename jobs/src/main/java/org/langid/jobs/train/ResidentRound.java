@@ -11,6 +11,7 @@ import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.graph.TableRows;
+import org.langid.model.train.BulkArrays;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -73,9 +74,9 @@ final class ResidentRound {
 
         /** Overwrites the dense part and the given rows of {@code state}. */
         void apply(TrainingState state, Dense dense, Rows rows) {
-            state.parameters.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.parameters().values()));
-            state.updaterState.get(NDArrayIndex.interval(0, tableOffset)).assign(Nd4j.createFromArray(dense.first().values()));
-            state.updaterState.get(NDArrayIndex.interval(size, size + tableOffset)).assign(Nd4j.createFromArray(dense.second().values()));
+            state.parameters.get(NDArrayIndex.interval(0, tableOffset)).assign(BulkArrays.floats(dense.parameters().values()));
+            state.updaterState.get(NDArrayIndex.interval(0, tableOffset)).assign(BulkArrays.floats(dense.first().values()));
+            state.updaterState.get(NDArrayIndex.interval(size, size + tableOffset)).assign(BulkArrays.floats(dense.second().values()));
             TableRows.assign(table(state.parameters, 0), rows.rows(), rows.parameters().values());
             if (tableMoments) {
                 TableRows.assign(table(state.updaterState, 0), rows.rows(), rows.first().values());

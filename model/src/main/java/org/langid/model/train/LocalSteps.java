@@ -282,14 +282,15 @@ public final class LocalSteps {
                     summed[i] *= ngramMask[i];
                 }
             }
-            placeholders.put(LanguageIdGraph.NGRAMS, Nd4j.createFromArray(summed).reshape(rows * config.window, config.ngramWidth())
-                    .castTo(state.parameters.dataType()));                                                  // (B·T, e)
+            INDArray ngramInput = state.parameters.dataType() == DataType.FLOAT ? BulkArrays.floats(summed)
+                    : Nd4j.createFromArray(summed).castTo(state.parameters.dataType());
+            placeholders.put(LanguageIdGraph.NGRAMS, ngramInput.reshape(rows * config.window, config.ngramWidth()));   // (B·T, e)
             wanted = new java.util.ArrayList<>(parameterNames);
             wanted.add(LanguageIdGraph.NGRAMS);
         }
         Map<String, INDArray> gradients = gradients(placeholders, wanted, rows);
         if (ngramIds != null) {
-            double[] inputGradient = gradients.get(LanguageIdGraph.NGRAMS).dup('c').data().asDouble();   // (B·T, e)
+            double[] inputGradient = BulkArrays.doubles(gradients.get(LanguageIdGraph.NGRAMS));           // (B·T, e)
             if (ngramMask != null) {
                 for (int i = 0; i < inputGradient.length; i++) {
                     inputGradient[i] *= ngramMask[i];
