@@ -2,9 +2,10 @@
 # Parameter-averaging overhead and scaling: training samples/s of the local trainer (no Spark,
 # one core) and of the Spark trainer at local[1] and local[2] (one worker per core), same model,
 # batch per worker, averaging frequency from the profile unless given. Run it on an otherwise idle
-# machine. The profile's model has a million-row n-gram table: on uniformly random windows every
-# round moves most of it, which text never does, so INPUT=DIR (a prepare output) times the steps
-# on its training windows instead; MODEL="--set k=v ..." overrides the model (issue 14's default
+# machine. At local[1] the lone worker takes several rounds a Spark job, as train does with one
+# worker (AveragingTrainer.JobSizes); at local[2] every round is a job. The profile's model has a
+# million-row n-gram table: on uniformly random windows every round moves most of it, which text
+# never does, so INPUT=DIR (a prepare output) times the steps on its training windows instead; MODEL="--set k=v ..." overrides the model (issue 14's default
 # model: MODEL="--set model.layers=2 --set model.ngram_buckets=0").
 #   [INPUT=DIR] [MODEL=...] bench/train-spark.sh [SECONDS] [BATCH] [FREQUENCY]   default: 25 s, batch 256
 set -euo pipefail
