@@ -15,8 +15,8 @@ final class RecordedStep {
     private RecordedStep() {
     }
 
-    /** The native calls of one SameDiff step of a small two-layer model without n-grams, as recorded. */
-    static List<StepReplay.Call> twoLayers() {
+    /** A small two-layer model without n-grams (windows of 6, d 8, 2 heads, FFN 8, 3 languages), for replay tests. */
+    static ModelConfig twoLayerConfig() {
         ModelConfig config = new ModelConfig();
         config.window = 6;
         config.dModel = 8;
@@ -25,6 +25,12 @@ final class RecordedStep {
         config.ffn = 8;
         config.ngramBuckets = 0;
         config.languages = List.of("en", "de", "fr");
+        return config;
+    }
+
+    /** The native calls of one SameDiff step of {@link #twoLayerConfig()}, as recorded. */
+    static List<StepReplay.Call> twoLayers() {
+        ModelConfig config = twoLayerConfig();
         LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
         StepReplay.Recorder recorder = new StepReplay.Recorder();
         steps.addListener(recorder);

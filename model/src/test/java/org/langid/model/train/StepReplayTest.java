@@ -31,13 +31,7 @@ import org.nd4j.linalg.factory.Nd4j;
 class StepReplayTest {
 
     private static ModelConfig config(String variant) {
-        ModelConfig config = new ModelConfig();
-        config.window = 6;
-        config.dModel = 8;
-        config.heads = 2;
-        config.layers = 2;
-        config.ffn = 8;
-        config.languages = List.of("en", "de", "fr");
+        ModelConfig config = RecordedStep.twoLayerConfig();
         config.optimizer.warmupSteps = 2;
         switch (variant) {
             case "ngrams, sgd table, dropout" -> {
