@@ -1,4 +1,4 @@
-import org.langid.model.train.BulkArrays;
+import org.langid.model.graph.BulkArrays;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 /**

@@ -116,8 +116,7 @@ public final class LanguageIdGraph {
                 throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
             }
             double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table).summed();
-            feed.put(NGRAMS, Nd4j.createFromArray(summed).reshape((long) rows * config.window, config.ngramWidth())
-                    .castTo(table.dataType()));                                                                 // (B·T, e)
+            feed.put(NGRAMS, BulkArrays.of(summed, table.dataType()).reshape((long) rows * config.window, config.ngramWidth()));   // (B·T, e)
         }
         return feed;
     }

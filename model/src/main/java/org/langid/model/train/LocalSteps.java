@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -205,8 +206,8 @@ public final class LocalSteps {
         }
         INDArray[] tables = {null, secondMomentTable, firstMomentTable, parameterViews.get(LanguageIdGraph.NGRAM_TABLE)}; // each (buckets, d)
         INDArray[] selected = new INDArray[tables.length];                                                     // each (u, d)
-        selected[0] = Nd4j.createFromArray(lastRowGradients).reshape(rows.length, config.ngramWidth())
-                .castTo(state.parameters.dataType());                                                          // the rows' gradients
+        selected[0] = BulkArrays.of(lastRowGradients, state.parameters.dataType())
+                .reshape(rows.length, config.ngramWidth());                                                    // the rows' gradients
         for (int i = 1; i < tables.length; i++) {
             selected[i] = Nd4j.pullRows(tables[i], 1, rows);
         }
@@ -214,7 +215,7 @@ public final class LocalSteps {
                 config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
         selected[3].subi(selected[0]);
         for (int i = 1; i < tables.length; i++) {
-            TableRows.assign(tables[i], rows, selected[i].data().asDouble());
+            TableRows.assign(tables[i], rows, BulkArrays.doubles(selected[i]));
         }
     }
 
@@ -282,9 +283,8 @@ public final class LocalSteps {
                     summed[i] *= ngramMask[i];
                 }
             }
-            INDArray ngramInput = state.parameters.dataType() == DataType.FLOAT ? BulkArrays.floats(summed)
-                    : Nd4j.createFromArray(summed).castTo(state.parameters.dataType());
-            placeholders.put(LanguageIdGraph.NGRAMS, ngramInput.reshape(rows * config.window, config.ngramWidth()));   // (B·T, e)
+            placeholders.put(LanguageIdGraph.NGRAMS, BulkArrays.of(summed, state.parameters.dataType())
+                    .reshape(rows * config.window, config.ngramWidth()));                                    // (B·T, e)
             wanted = new java.util.ArrayList<>(parameterNames);
             wanted.add(LanguageIdGraph.NGRAMS);
         }

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.graph;
 
 import java.nio.FloatBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -39,6 +39,11 @@ public final class BulkArrays {
             buffer.put(base + i, (float) values[i]);
         }
         return array;
+    }
+
+    /** A rank-1 array of type {@code type} holding {@code values}: FLOAT in one pass, other types through ND4J's cast. */
+    public static INDArray of(double[] values, DataType type) {
+        return type == DataType.FLOAT ? floats(values) : Nd4j.createFromArray(values).castTo(type);
     }
 
     /** The values of a FLOAT array in C order, as doubles (other types through ND4J). */

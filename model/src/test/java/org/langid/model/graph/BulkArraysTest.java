@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.graph;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
