@@ -8,7 +8,9 @@
 # work/udhr/prepared (`./langid prepare -i data/sample/udhr -o work/udhr/prepared`).
 # ENGINE=samediff evaluates graph.fb instead of model.onnx (for experimental graph changes that
 # the ONNX writer does not know). TRAINER=spark trains as the pipeline does (the Spark trainer on
-# local[2], two workers); STEPS=0 there means the whole epoch.
+# local[2], two workers); STEPS=0 there means the whole epoch. PREPARED=DIR trains on another
+# prepare output of the same sample (same split seed: e.g. one made with prepare.balance); the
+# test split scored stays work/detect/prepared's.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="$1"; shift
@@ -18,7 +20,7 @@ engine=(--engine "${ENGINE:-onnx}")
 start=$(date +%s)
 trainer=(--trainer local)
 [ "${TRAINER:-local}" = spark ] && trainer=(--trainer spark --master 'local[2]' --workers 2)
-./langid train "${trainer[@]}" -i work/detect/prepared -o "$out/train" --set train.max_steps="${STEPS:-1500}" "$@" > "$out/train.log" 2>&1
+./langid train "${trainer[@]}" -i "${PREPARED:-work/detect/prepared}" -o "$out/train" --set train.max_steps="${STEPS:-1500}" "$@" > "$out/train.log" 2>&1
 seconds=$(( $(date +%s) - start ))
 ./langid export -i "$out/train" --to "$out/artefact" > "$out/export.log" 2>&1
 ./langid evaluate -m "$out/artefact" --windows work/udhr/prepared/windows --sentences work/udhr/prepared/sentences \
