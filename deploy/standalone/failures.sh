@@ -15,7 +15,7 @@
 # The job, as the acceptance of issue 17 gives it, on the committed sample corpus:
 #   submit.sh --master spark://127.0.0.1:PORT --executors 2 -- \
 #       train --trainer spark --workers 2 -i PREPARED -o OUT --set train.max_steps=$STEPS \
-#       --set model.ngram_buckets=65536
+#       --set model.ngram_buckets=65536 --set train.averaging_frequency=5
 # Uses the cluster of deploy/standalone/cluster.sh if one runs with 2 Workers; else starts one
 # (2 Workers x 1 core, 3g) and stops it at the end. While the undisturbed run trains, it checks
 # that two executor JVMs run. Exit code 0 only if every scenario ends bit-identical.
@@ -47,7 +47,8 @@ for scenario in "${scenarios[@]}"; do
   esac
 done
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || fail "STEPS must be a positive number, not $steps"
-# Kills land after a quarter of the rounds (train.averaging_frequency 5 steps each): rounds
+# Kills land after a quarter of the rounds (5 steps each, pinned below so that the scenarios and
+# their state.bin stay those of bench/CLUSTER.md whatever the profile's frequency): rounds
 # before and after them.
 kill_round=$((steps / 5 / 4))
 [ "$kill_round" -ge 1 ] || kill_round=1
@@ -90,7 +91,7 @@ fi
 
 # The profile's model with a 65,536-row table instead of a million: the same code paths (SGD
 # table updates, resident rounds, the projection), a 16th of the state to checkpoint each second.
-train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536)
+train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536 --set train.averaging_frequency=5)
 
 # Starts the training job in the background: run NAME [EXTRA TRAIN ARGS...]; sets job_pid, the
 # driver JVM's pid (the subshell, submit.sh, spark-submit and spark-class all exec).

@@ -65,6 +65,11 @@ public final class BenchCommand implements Runnable {
                         + "does (every round then moves most of the table).")
         String input;
 
+        @Option(names = "--workers", paramLabel = "N",
+                description = "With --trainer spark: workers (partitions). Default: Spark's default parallelism, which on a "
+                        + "cluster is at least 2 even with one one-core executor; give --workers 1 there.")
+        Integer workers;
+
         @Option(names = "--profile-ops", description = "After timing, profile 5 steps with ND4J's op profiler and print the time per op type.")
         boolean profileOps;
 
@@ -80,6 +85,9 @@ public final class BenchCommand implements Runnable {
         public Integer call() {
             if (!"local".equals(trainer) && !"spark".equals(trainer)) {
                 throw new IllegalArgumentException("--trainer " + trainer + " is not one of local, spark");
+            }
+            if (workers != null && !"spark".equals(trainer)) {
+                throw new IllegalArgumentException("--workers is for --trainer spark; the local trainer is one worker");
             }
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);
@@ -149,7 +157,10 @@ public final class BenchCommand implements Runnable {
             var session = sparkOptions.start("langid bench train");
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
-                int workers = spark.defaultParallelism();
+                int workers = this.workers != null ? this.workers : spark.defaultParallelism();
+                if (workers < 1) {
+                    throw new IllegalArgumentException("--workers must be at least 1, got " + workers);
+                }
                 // A lone worker takes several rounds a job (AveragingTrainer.JobSizes): its shard holds more of them.
                 int roundsInShard = workers == 1 ? 64 : input == null ? 2 : 16;
                 int shardSize = batch * train.averagingFrequency * roundsInShard;

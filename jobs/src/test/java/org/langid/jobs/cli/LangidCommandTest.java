@@ -54,6 +54,16 @@ class LangidCommandTest {
     }
 
     @Test
+    void benchTrainRunsAsManySparkWorkersAsItIsGivenAndNoneWithoutSpark() {
+        // On a cluster Spark's default parallelism is at least 2 even with one one-core executor.
+        String out = runForOutput("bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "1",
+                "--batch", "8", "--seconds", "0.5", "--warmup-seconds", "0", "--set", "model.ngram_buckets=0");
+        assertTrue(out.contains("workers: 1 (local[2])"), out);
+        assertTrue(out.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), out);
+        assertOneLineError(run("bench", "train", "--workers", "2"), "train", "--workers is for --trainer spark");
+    }
+
+    @Test
     void aMissingInputPathIsOneLineAndExitCodeOne() {
         assertOneLineError(run("prepare", "--master", "local[1]", "-i", temp.resolve("no-such-corpus").toString(),
                 "-o", temp.resolve("out").toString()), "no-such-corpus does not exist");
