@@ -89,6 +89,9 @@ public final class BenchCommand implements Runnable {
             if (workers != null && !"spark".equals(trainer)) {
                 throw new IllegalArgumentException("--workers is for --trainer spark; the local trainer is one worker");
             }
+            if (workers != null && workers < 1) {
+                throw new IllegalArgumentException("--workers must be at least 1, got " + workers);
+            }
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);
             TrainConfig train = tree.section("train", TrainConfig.class);
@@ -158,9 +161,6 @@ public final class BenchCommand implements Runnable {
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
                 int workers = this.workers != null ? this.workers : spark.defaultParallelism();
-                if (workers < 1) {
-                    throw new IllegalArgumentException("--workers must be at least 1, got " + workers);
-                }
                 // A lone worker takes several rounds a job (AveragingTrainer.JobSizes): its shard holds more of them.
                 int roundsInShard = workers == 1 ? 64 : input == null ? 2 : 16;
                 int shardSize = batch * train.averagingFrequency * roundsInShard;
