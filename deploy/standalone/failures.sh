@@ -47,10 +47,10 @@ for scenario in "${scenarios[@]}"; do
   esac
 done
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || fail "STEPS must be a positive number, not $steps"
-# Kills land after a quarter of the rounds (5 steps each, pinned below so that the scenarios and
-# their state.bin stay those of bench/CLUSTER.md whatever the profile's frequency): rounds
-# before and after them.
-kill_round=$((steps / 5 / 4))
+# Kills land after a quarter of the rounds: rounds before and after them. The frequency is pinned
+# so that the scenarios and their state.bin stay those of bench/CLUSTER.md whatever the profile's.
+frequency=5
+kill_round=$((steps / frequency / 4))
 [ "$kill_round" -ge 1 ] || kill_round=1
 
 started_cluster=false
@@ -91,7 +91,7 @@ fi
 
 # The profile's model with a 65,536-row table instead of a million: the same code paths (SGD
 # table updates, resident rounds, the projection), a 16th of the state to checkpoint each second.
-train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536 --set train.averaging_frequency=5)
+train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536 --set "train.averaging_frequency=$frequency")
 
 # Starts the training job in the background: run NAME [EXTRA TRAIN ARGS...]; sets job_pid, the
 # driver JVM's pid (the subshell, submit.sh, spark-submit and spark-class all exec).
