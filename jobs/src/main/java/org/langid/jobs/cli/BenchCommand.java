@@ -65,10 +65,8 @@ public final class BenchCommand implements Runnable {
                         + "does (every round then moves most of the table).")
         String input;
 
-        @Option(names = "--workers", paramLabel = "N",
-                description = "With --trainer spark: workers (partitions). Default: Spark's default parallelism, which on a "
-                        + "cluster is at least 2 even with one one-core executor; give --workers 1 there.")
-        Integer workers;
+        @Mixin
+        WorkerOptions workers;
 
         @Option(names = "--profile-ops", description = "After timing, profile 5 steps with ND4J's op profiler and print the time per op type.")
         boolean profileOps;
@@ -86,12 +84,7 @@ public final class BenchCommand implements Runnable {
             if (!"local".equals(trainer) && !"spark".equals(trainer)) {
                 throw new IllegalArgumentException("--trainer " + trainer + " is not one of local, spark");
             }
-            if (workers != null && !"spark".equals(trainer)) {
-                throw new IllegalArgumentException("--workers is for --trainer spark; the local trainer is one worker");
-            }
-            if (workers != null && workers < 1) {
-                throw new IllegalArgumentException("--workers must be at least 1, got " + workers);
-            }
+            workers.check(trainer);
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);
             TrainConfig train = tree.section("train", TrainConfig.class);
@@ -160,7 +153,7 @@ public final class BenchCommand implements Runnable {
             var session = sparkOptions.start("langid bench train");
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
-                int workers = this.workers != null ? this.workers : spark.defaultParallelism();
+                int workers = this.workers.resolve(session.sparkContext());
                 // A lone worker takes several rounds a job (AveragingTrainer.JobSizes): its shard holds more of them.
                 int roundsInShard = workers == 1 ? 64 : input == null ? 2 : 16;
                 int shardSize = batch * train.averagingFrequency * roundsInShard;
@@ -292,8 +285,8 @@ public final class BenchCommand implements Runnable {
                         + "Default: ${DEFAULT-VALUE}.")
         int warmupRounds;
 
-        @Option(names = "--workers", paramLabel = "N", description = "Workers (partitions). Default: Spark's default parallelism.")
-        Integer workers;
+        @Mixin
+        WorkerOptions workers;
 
         @Mixin
         SparkOptions sparkOptions;
@@ -306,6 +299,7 @@ public final class BenchCommand implements Runnable {
             if (!(rate > 0) || batch < 1 || rounds < 1 || frequencies.stream().anyMatch(f -> f < 1)) {
                 throw new IllegalArgumentException("--rate, --batch, --rounds and --frequencies must be positive");
             }
+            workers.check("spark");   // rounds always run on Spark workers
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);
             TrainConfig train = tree.section("train", TrainConfig.class);
@@ -314,7 +308,7 @@ public final class BenchCommand implements Runnable {
             var session = sparkOptions.start("langid bench rounds");
             try {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
-                int n = workers != null ? workers : spark.defaultParallelism();
+                int n = workers.resolve(session.sparkContext());
                 List<WorkerShard> shards = new ArrayList<>();
                 for (int w = 0; w < n; w++) {
                     shards.add(WorkerShard.of(w, LabelledWindows.random(1, config.window, config.languages, w + 1)));

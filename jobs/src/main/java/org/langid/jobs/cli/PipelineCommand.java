@@ -55,9 +55,8 @@ public final class PipelineCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     String trainer;
 
-    @Option(names = "--workers", paramLabel = "N",
-            description = "Spark trainer: number of workers (partitions). Default: Spark's default parallelism (local[*]: the cores).")
-    Integer workers;
+    @Mixin
+    WorkerOptions workers;
 
     @Mixin
     ProfileOptions profile;
@@ -77,6 +76,7 @@ public final class PipelineCommand implements Callable<Integer> {
             }
         }
         TrainCommand.requireTrainer(trainer);
+        workers.check(trainer);
         ConfigTree tree = profile.load(new Configuration());
         PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
@@ -99,7 +99,7 @@ public final class PipelineCommand implements Callable<Integer> {
 
             started = System.nanoTime();
             System.out.println();
-            int trainWorkers = workers != null ? workers : spark.sparkContext().defaultParallelism();
+            int trainWorkers = workers.resolve(spark.sparkContext());
             String how = "spark".equals(trainer)
                     ? String.format("Spark trainer, %d workers on %s, batch %d each, averaging every %d steps", trainWorkers,
                             spark.sparkContext().master(), train.batchSize, train.averagingFrequency)

@@ -46,8 +46,8 @@ public final class RetrainCommand implements Callable<Integer> {
     @Option(names = "--trainer", defaultValue = "local", description = "local or spark. Default: ${DEFAULT-VALUE}.")
     String trainer;
 
-    @Option(names = "--workers", paramLabel = "N", description = "Spark trainer: workers. Default: Spark's default parallelism.")
-    Integer workers;
+    @Mixin
+    WorkerOptions workers;
 
     @Mixin
     ProfileOptions profile;
@@ -58,6 +58,7 @@ public final class RetrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         TrainCommand.requireTrainer(trainer);
+        workers.check(trainer);
         ConfigTree tree = profile.load(new Configuration());
         var prepare = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
@@ -66,7 +67,7 @@ public final class RetrainCommand implements Callable<Integer> {
         SparkSession spark = sparkOptions.start("langid retrain");
         try {
             var settings = new RetrainJob.Settings(corpus, registry, work, prepare, model, train, trainer,
-                    workers != null ? workers : spark.sparkContext().defaultParallelism(), margin, evaluation, evaluationWindows);
+                    workers.resolve(spark.sparkContext()), margin, evaluation, evaluationWindows);
             RetrainJob.Outcome outcome = RetrainJob.run(spark, settings);
             System.out.println(outcome.message());
             return 0;

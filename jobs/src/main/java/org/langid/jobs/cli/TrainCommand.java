@@ -30,9 +30,8 @@ public final class TrainCommand implements Callable<Integer> {
     @Option(names = "--trainer", defaultValue = "local", description = "local or spark. Default: ${DEFAULT-VALUE}.")
     String trainer;
 
-    @Option(names = "--workers", paramLabel = "N",
-            description = "Spark trainer: number of workers (partitions). Default: Spark's default parallelism.")
-    Integer workers;
+    @Mixin
+    WorkerOptions workers;
 
     @Option(names = "--resume", description = "Spark trainer: continue from the latest checkpoint in the output directory.")
     boolean resume;
@@ -53,6 +52,7 @@ public final class TrainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         requireTrainer(trainer);
+        workers.check(trainer);
         ConfigTree tree = profile.load(new Configuration());
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);
@@ -60,7 +60,7 @@ public final class TrainCommand implements Callable<Integer> {
         try {
             LocalTrainer.Result result = "spark".equals(trainer)
                     ? TrainJob.runSpark(spark, prepared, output, model, train,
-                            workers != null ? workers : spark.sparkContext().defaultParallelism(), resume)
+                            workers.resolve(spark.sparkContext()), resume)
                     : TrainJob.runLocal(spark, prepared, output, model, train);
             LocalTrainer.EpochResult last = result.last();
             System.out.printf("trained %d steps (%d epochs): validation accuracy %.4f on %d windows%n",

@@ -1,6 +1,7 @@
 package org.langid.jobs.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -61,6 +62,23 @@ class LangidCommandTest {
         assertTrue(out.contains("workers: 1 ("), out);   // the master may be another test's session: local[2] or more
         assertTrue(out.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), out);
         assertOneLineError(run("bench", "train", "--workers", "2"), "train", "--workers is for --trainer spark");
+    }
+
+    @Test
+    void aWorkerCountNoTrainerCanUseIsOneLineBeforeAnythingRuns() {
+        // Inputs that do not exist: the count must be refused before they are read or Spark starts.
+        String in = temp.resolve("no-such-prepared").toString();
+        String out = temp.resolve("no-such-output").toString();
+        assertOneLineError(run("train", "--trainer", "spark", "--workers", "0", "-i", in, "-o", out), "train",
+                "--workers must be at least 1, got 0");
+        assertOneLineError(run("train", "--workers", "2", "-i", in, "-o", out), "train",
+                "--workers is for --trainer spark; the local trainer is one worker");
+        assertOneLineError(run("pipeline", "--trainer", "local", "--workers", "2", "-w", out), "pipeline",
+                "--workers is for --trainer spark");
+        assertOneLineError(run("retrain", "--trainer", "spark", "--workers", "-1", "--corpus", in, "--registry", out),
+                "retrain", "--workers must be at least 1, got -1");
+        assertOneLineError(run("bench", "rounds", "--workers", "0"), "rounds", "--workers must be at least 1, got 0");
+        assertFalse(Files.exists(temp.resolve("no-such-output")), "nothing written");
     }
 
     @Test
