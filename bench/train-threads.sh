@@ -21,9 +21,9 @@ log="$(mktemp "${TMPDIR:-/tmp}/train-threads.XXXXXX")"
 rate() {   # rate THREADS [KEY=VALUE ...]: total samples/s of one JVM running THREADS trainers
   local n="$1"; shift
   # shellcheck disable=SC2086
-  java $spark_flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -Dlangid.log.file="$log" \
+  "${JAVA_HOME:+$JAVA_HOME/bin/}java" $spark_flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -Dlangid.log.file="$log" \
     @"$home/jobs/target/launcher.args" "$home/bench/InJvmTrainers.java" "$n" "$seconds" "$batch" \
-    "$home/conf/local.yaml" "$input" "$@" 2>>"$log" | sed -n 's/^samples\/s: //p'
+    "$home/conf/local.yaml" "$input" "$@" 2>>"$log" | sed -n 's/^samples\/s: //p' || true   # an empty rate is reported below
 }
 alone="$(rate 1 "$@")"
 one_jvm="$(rate "$threads" "$@")"
@@ -33,8 +33,13 @@ for ((j = 0; j < threads; j++)); do
   rate 1 "$@" > "${outs[j]}" & pids+=($!)
 done
 wait "${pids[@]}"
-side_by_side="$(cat "${outs[@]}" | awk '{ s += $1 } END { printf "%.0f", s }')"
-rm -f "${outs[@]}" "$log"
+side_by_side="$(cat "${outs[@]}" | awk '{ s += $1; n++ } END { if (n == '"$threads"') printf "%.0f", s }')"
+rm -f "${outs[@]}"
+if [ -z "$alone" ] || [ -z "$one_jvm" ] || [ -z "$side_by_side" ]; then
+  echo "train-threads.sh: a run printed no rate; its errors are in $log" >&2
+  exit 1
+fi
+rm -f "$log"
 echo "batch $batch, $cores cores, windows: $input${*:+, $*}"
 echo "one trainer alone:               $alone samples/s"
 echo "$threads trainers, threads of one JVM: $one_jvm samples/s"
