@@ -53,6 +53,10 @@ public final class TrainCommand implements Callable<Integer> {
     public Integer call() {
         requireTrainer(trainer);
         workers.check(trainer);
+        if (resume && !"spark".equals(trainer)) {
+            // The local trainer writes no checkpoints: it would start afresh over the output.
+            throw new IllegalArgumentException("--resume is for --trainer spark; the local trainer keeps no checkpoints");
+        }
         ConfigTree tree = profile.load(new Configuration());
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);

@@ -65,7 +65,7 @@ class LangidCommandTest {
     }
 
     @Test
-    void aWorkerCountNoTrainerCanUseIsOneLineBeforeAnythingRuns() {
+    void aWorkerCountOrResumeTheTrainerCannotUseIsOneLineBeforeAnythingRuns() {
         // Inputs that do not exist: the count must be refused before they are read or Spark starts.
         String in = temp.resolve("no-such-prepared").toString();
         String out = temp.resolve("no-such-output").toString();
@@ -78,6 +78,8 @@ class LangidCommandTest {
         assertOneLineError(run("retrain", "--trainer", "spark", "--workers", "-1", "--corpus", in, "--registry", out),
                 "retrain", "--workers must be at least 1, got -1");
         assertOneLineError(run("bench", "rounds", "--workers", "0"), "rounds", "--workers must be at least 1, got 0");
+        assertOneLineError(run("train", "--resume", "-i", in, "-o", out), "train",
+                "--resume is for --trainer spark; the local trainer keeps no checkpoints");
         assertFalse(Files.exists(temp.resolve("no-such-output")), "nothing written");
     }
 
