@@ -56,7 +56,21 @@ public final class LangidCommand implements Runnable {
             }
             return 1;
         });
-        return commandLine.execute(args);
+        try {
+            return commandLine.execute(args);
+        } catch (OutOfMemoryError e) {
+            // An Error passes picocli's handler above; under spark-submit it ended as SparkSubmit's stack trace.
+            CommandLine.ParseResult parsed = commandLine.getParseResult();
+            while (parsed != null && parsed.hasSubcommand()) {
+                parsed = parsed.subcommand();
+            }
+            String log = Logs.file();
+            err.println("langid " + (parsed == null ? "langid" : parsed.commandSpec().name()) + ": error: out of memory ("
+                    + e.getMessage() + "); give this JVM more heap: LANGID_JAVA_OPTS=-Xmx8g for ./langid, or --driver-memory "
+                    + "(SPARK_SUBMIT_EXTRA of deploy/spark-submit/submit.sh) for spark-submit's driver"
+                    + (log != null && new java.io.File(log).isFile() ? " (log: " + log + ")" : ""));
+            return 1;
+        }
     }
 
     /** One line a user can act on; the stack trace only with -Dlangid.debug=true. */
@@ -72,9 +86,18 @@ public final class LangidCommand implements Runnable {
         if (root instanceof PrepareException || root instanceof ConfigException || root instanceof ArtefactException) {
             return root.getMessage();
         }
-        return e.getClass().getSimpleName() + ": " + e.getMessage()
-                + (root != e ? " (caused by " + root.getClass().getSimpleName() + ": " + root.getMessage() + ")" : "")
+        // A SparkException's message carries the failed task's stack trace on the lines after its first.
+        return e.getClass().getSimpleName() + ": " + firstLine(e.getMessage())
+                + (root != e ? " (caused by " + root.getClass().getSimpleName() + ": " + firstLine(root.getMessage()) + ")" : "")
                 + " [run with LANGID_DEBUG=1 for the stack trace]";
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return null;
+        }
+        int end = message.indexOf('\n');
+        return end < 0 ? message : message.substring(0, end).stripTrailing() + " ...";
     }
 
     static final class Version implements CommandLine.IVersionProvider {

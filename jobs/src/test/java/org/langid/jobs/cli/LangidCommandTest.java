@@ -84,6 +84,18 @@ class LangidCommandTest {
     }
 
     @Test
+    void aLibraryErrorIsOneLineEvenWhenItsMessageCarriesAStackTrace() {
+        // As Spark reports a task that ran out of memory: the executor's stack trace inside the message.
+        var failure = new org.apache.spark.SparkException("Job aborted due to stage failure: Task 0 in stage 4.0 failed 1 times, "
+                + "most recent failure: java.lang.OutOfMemoryError: Java heap space\n\tat java.base/java.nio.HeapByteBuffer.<init>"
+                + "(HeapByteBuffer.java:64)\n\nDriver stacktrace:", new OutOfMemoryError("Java heap space"));
+        String line = LangidCommand.userMessage(failure);
+        assertFalse(line.contains("\n"), line);
+        assertTrue(line.startsWith("SparkException: Job aborted due to stage failure: Task 0 in stage 4.0 failed 1 times"), line);
+        assertTrue(line.contains("(caused by OutOfMemoryError: Java heap space)"), line);
+    }
+
+    @Test
     void aMissingInputPathIsOneLineAndExitCodeOne() {
         assertOneLineError(run("prepare", "--master", "local[1]", "-i", temp.resolve("no-such-corpus").toString(),
                 "-o", temp.resolve("out").toString()), "no-such-corpus does not exist");
