@@ -81,9 +81,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
-            if (!"local".equals(trainer) && !"spark".equals(trainer)) {
-                throw new IllegalArgumentException("--trainer " + trainer + " is not one of local, spark");
-            }
+            TrainCommand.requireTrainer(trainer);
             workers.check(trainer);
             var tree = profile.load(new Configuration());
             ModelConfig config = tree.section("model", ModelConfig.class);

@@ -48,9 +48,7 @@ public final class LangidCommand implements Runnable {
     public static int execute(java.io.PrintWriter err, String... args) {
         CommandLine commandLine = new CommandLine(new LangidCommand()).setErr(err);
         commandLine.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            String log = Logs.file();
-            cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e)
-                    + (log != null && new java.io.File(log).isFile() ? " (log: " + log + ")" : ""));
+            cmd.getErr().println("langid " + cmd.getCommandName() + ": error: " + userMessage(e) + logReference());
             if (Boolean.getBoolean("langid.debug")) {
                 e.printStackTrace(cmd.getErr());
             }
@@ -64,11 +62,9 @@ public final class LangidCommand implements Runnable {
             while (parsed != null && parsed.hasSubcommand()) {
                 parsed = parsed.subcommand();
             }
-            String log = Logs.file();
             err.println("langid " + (parsed == null ? "langid" : parsed.commandSpec().name()) + ": error: out of memory ("
                     + e.getMessage() + "); give this JVM more heap: LANGID_JAVA_OPTS=-Xmx8g for ./langid, or --driver-memory "
-                    + "(SPARK_SUBMIT_EXTRA of deploy/spark-submit/submit.sh) for spark-submit's driver"
-                    + (log != null && new java.io.File(log).isFile() ? " (log: " + log + ")" : ""));
+                    + "(SPARK_SUBMIT_EXTRA of deploy/spark-submit/submit.sh) for spark-submit's driver" + logReference());
             return 1;
         }
     }
@@ -90,6 +86,12 @@ public final class LangidCommand implements Runnable {
         return e.getClass().getSimpleName() + ": " + firstLine(e.getMessage())
                 + (root != e ? " (caused by " + root.getClass().getSimpleName() + ": " + firstLine(root.getMessage()) + ")" : "")
                 + " [run with LANGID_DEBUG=1 for the stack trace]";
+    }
+
+    /** " (log: FILE)" when this run has a log file, else nothing: every error line ends with it. */
+    private static String logReference() {
+        String log = Logs.file();
+        return log != null && new java.io.File(log).isFile() ? " (log: " + log + ")" : "";
     }
 
     private static String firstLine(String message) {
