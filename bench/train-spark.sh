@@ -19,10 +19,17 @@ extra=()
 # shellcheck disable=SC2206
 [ -n "${MODEL:-}" ] && extra+=(${MODEL})
 "$home/langid" bench train --batch "$batch" --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
-rate() { "$home/langid" bench train "$@" "${extra[@]}" --batch "$batch" --seconds "$seconds" --warmup-seconds 6 2>/dev/null | sed -n 's/^samples\/s: //p'; }
+log="$(mktemp "${TMPDIR:-/tmp}/train-spark.XXXXXX")"
+rate() { "$home/langid" bench train "$@" "${extra[@]}" --batch "$batch" --seconds "$seconds" --warmup-seconds 6 2>>"$log" \
+    | sed -n 's/^samples\/s: //p' || true; }   # an empty rate is reported below
 local_rate="$(rate --trainer local)"
 one="$(rate --trainer spark --master 'local[1]')"
 two="$(rate --trainer spark --master 'local[2]')"
+if [ -z "$local_rate" ] || [ -z "$one" ] || [ -z "$two" ]; then
+  echo "train-spark.sh: a run printed no rate; its errors are in $log" >&2
+  exit 1
+fi
+rm -f "$log"
 every="${frequency:-the profile-configured number of}"
 echo "batch $batch per worker, averaging every $every steps, $(nproc) cores, windows: ${INPUT:-random}${MODEL:+, model: $MODEL}"
 echo "local trainer (no Spark):   $local_rate samples/s"
