@@ -153,14 +153,18 @@ public final class BenchCommand implements Runnable {
                 var spark = org.apache.spark.api.java.JavaSparkContext.fromSparkContext(session.sparkContext());
                 int workers = this.workers.resolve(session.sparkContext());
                 // A lone worker takes several rounds a job (AveragingTrainer.JobSizes): its shard holds more of them.
-                int roundsInShard = workers == 1 ? 64 : input == null ? 2 : 16;
-                int shardSize = batch * train.averagingFrequency * roundsInShard;
+                int wantedRounds = workers == 1 ? 64 : input == null ? 2 : 16;
+                long roundWindows = (long) batch * train.averagingFrequency;
                 LabelledWindows text = input == null ? null
                         : org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
-                if (text != null && text.size() < shardSize * workers) {
+                // Short text: fewer rounds a shard, visited again in turn, rather than no benchmark.
+                int roundsInShard = text == null ? wantedRounds : (int) Math.min(wantedRounds, text.size() / (roundWindows * workers));
+                if (roundsInShard < 1) {
                     throw new IllegalArgumentException(input + " has " + text.size() + " training windows; " + workers + " workers at --batch "
-                            + batch + " need " + (long) shardSize * workers);
+                            + batch + ", averaging every " + train.averagingFrequency + " steps, need " + roundWindows * workers
+                            + " for one round");
                 }
+                int shardSize = Math.toIntExact(roundWindows * roundsInShard);
                 int[] order = text == null ? null : org.langid.model.train.Shuffle.permutation(text.size(), config.seed, 0);
                 List<WorkerShard> shards = new ArrayList<>();
                 for (int w = 0; w < workers; w++) {

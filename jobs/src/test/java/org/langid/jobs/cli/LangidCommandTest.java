@@ -166,6 +166,15 @@ class LangidCommandTest {
         }
         assertTrue(Files.isDirectory(averaged.resolve("checkpoints/epoch-0001")), "a checkpoint after the last epoch");
 
+        // Text shorter than the 16 rounds a shard the benchmark wants (2 x 64 x 5 x 16 windows) is timed on the rounds it holds.
+        String[] small = {"--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
+                "--set", "model.layers=1", "--set", "model.ffn=32", "--set", "model.ngram_buckets=1024", "--set", "train.averaging_frequency=5"};
+        String benched = runForOutput(concat(new String[] {"bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "2",
+                "-i", prepared.toString(), "--batch", "64", "--seconds", "0.5", "--warmup-seconds", "0"}, small));
+        assertTrue(benched.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), benched);
+        assertOneLineError(run(concat(new String[] {"bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "2",
+                "-i", prepared.toString(), "--batch", "4096", "--seconds", "0.5"}, small)), "train", "need 40960 for one round");
+
         exportsEvaluatesAndPredicts(prepared, model, accuracy);
     }
 
@@ -269,5 +278,11 @@ class LangidCommandTest {
         String summary = Files.readString(out.resolve("summary.json"));
         assertTrue(summary.contains("\"stride\" : 2"), "the override reached the job");
         assertTrue(summary.contains("\"sv\""), "empty language list keeps every language");
+    }
+
+    private static String[] concat(String[] first, String[] second) {
+        String[] both = java.util.Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 }
