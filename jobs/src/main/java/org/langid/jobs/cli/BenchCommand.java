@@ -95,13 +95,15 @@ public final class BenchCommand implements Runnable {
                 return benchSpark(config, train);
             }
 
-            // A pool of batches, built before timing so data generation is not measured.
-            int poolBatches = input == null ? 16 : 64;
-            int n = batch * poolBatches;
-            LabelledWindows data = input == null ? LabelledWindows.random(n, config.window, config.languages, 1) : trainingWindows(config);
-            if (data.size() < n) {
+            // A pool of batches, built before timing so data generation is not measured. Short text
+            // gives a smaller pool, visited again in turn, rather than no benchmark.
+            int wantedBatches = input == null ? 16 : 64;
+            LabelledWindows data = input == null
+                    ? LabelledWindows.random(batch * wantedBatches, config.window, config.languages, 1) : trainingWindows(config);
+            int poolBatches = Math.min(wantedBatches, data.size() / batch);
+            if (poolBatches < 1) {
                 throw new IllegalArgumentException(input + " has " + data.size() + " training windows; --batch " + batch
-                        + " needs " + n + " for its pool of " + poolBatches + " batches");
+                        + " needs " + batch + " for one batch");
             }
             int[] order = org.langid.model.train.Shuffle.permutation(data.size(), config.seed, 0);
             List<LocalSteps.Batch> batches = new ArrayList<>();

@@ -174,6 +174,12 @@ class LangidCommandTest {
         assertTrue(benched.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), benched);
         assertOneLineError(run(concat(new String[] {"bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "2",
                 "-i", prepared.toString(), "--batch", "4096", "--seconds", "0.5"}, small)), "train", "need 40960 for one round");
+        // The local trainer likewise: 5,083 windows hold 19 of the 64 batches of 256 its pool wants.
+        String benchedLocally = runForOutput(concat(new String[] {"bench", "train", "--trainer", "local",
+                "-i", prepared.toString(), "--batch", "256", "--seconds", "0.5", "--warmup-seconds", "0"}, small));
+        assertTrue(benchedLocally.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), benchedLocally);
+        assertOneLineError(run(concat(new String[] {"bench", "train", "--trainer", "local",
+                "-i", prepared.toString(), "--batch", "8192", "--seconds", "0.5"}, small)), "train", "needs 8192 for one batch");
 
         exportsEvaluatesAndPredicts(prepared, model, accuracy);
     }
