@@ -54,13 +54,18 @@ class LangidCommandTest {
         assertTrue(lines[0].contains(expectedFragment), lines[0]);
     }
 
+    /** What issue 14's benchmarks read: {@code bench train} ends with {@code samples/s: N}. */
+    private static void assertLastLineIsTheRate(String out) {
+        assertTrue(out.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), out);
+    }
+
     @Test
     void benchTrainRunsAsManySparkWorkersAsItIsGivenAndNoneWithoutSpark() {
         // On a cluster Spark's default parallelism is at least 2 even with one one-core executor.
         String out = runForOutput("bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "1",
                 "--batch", "8", "--seconds", "0.5", "--warmup-seconds", "0", "--set", "model.ngram_buckets=0");
         assertTrue(out.contains("workers: 1 ("), out);   // the master may be another test's session: local[2] or more
-        assertTrue(out.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), out);
+        assertLastLineIsTheRate(out);
         assertOneLineError(run("bench", "train", "--workers", "2"), "train", "--workers is for --trainer spark");
     }
 
@@ -171,13 +176,13 @@ class LangidCommandTest {
                 "--set", "model.layers=1", "--set", "model.ffn=32", "--set", "model.ngram_buckets=1024", "--set", "train.averaging_frequency=5"};
         String benched = runForOutput(concat(new String[] {"bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "2",
                 "-i", prepared.toString(), "--batch", "64", "--seconds", "0.5", "--warmup-seconds", "0"}, small));
-        assertTrue(benched.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), benched);
+        assertLastLineIsTheRate(benched);
         assertOneLineError(run(concat(new String[] {"bench", "train", "--trainer", "spark", "--master", "local[2]", "--workers", "2",
                 "-i", prepared.toString(), "--batch", "4096", "--seconds", "0.5"}, small)), "train", "need 40960 for one round");
         // The local trainer likewise: 5,083 windows hold 19 of the 64 batches of 256 its pool wants.
         String benchedLocally = runForOutput(concat(new String[] {"bench", "train", "--trainer", "local",
                 "-i", prepared.toString(), "--batch", "256", "--seconds", "0.5", "--warmup-seconds", "0"}, small));
-        assertTrue(benchedLocally.strip().lines().reduce((first, last) -> last).orElseThrow().matches("samples/s: [0-9]+"), benchedLocally);
+        assertLastLineIsTheRate(benchedLocally);
         assertOneLineError(run(concat(new String[] {"bench", "train", "--trainer", "local",
                 "-i", prepared.toString(), "--batch", "8192", "--seconds", "0.5"}, small)), "train", "needs 8192 for one batch");
 
