@@ -24,7 +24,7 @@ public final class ScoreCommand implements Callable<Integer> {
     @Mixin
     DetectorOptions detectorOptions;
 
-    @Option(names = {"-i", "--input"}, required = true, paramLabel = "PATH", description = "A file or a directory of files.")
+    @Option(names = {"-i", "--input"}, required = true, paramLabel = "PATH", description = "A file, a directory of files, or a directory of Spark partitions (key=value/).")
     String input;
 
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Output directory.")

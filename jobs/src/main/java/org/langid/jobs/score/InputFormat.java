@@ -3,6 +3,8 @@ package org.langid.jobs.score;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,8 +43,10 @@ public enum InputFormat {
     }
 
     /**
-     * The format of a file, or of the files of a directory (names starting with _ or . are
-     * Spark's and Hadoop's bookkeeping, not data), from their extensions after any compression suffix.
+     * The format of a file, or of the files of a directory and of its partition subdirectories
+     * ({@code split=train/}, as Spark writes them: {@code langid prepare}'s windows, for one),
+     * from their extensions after any compression suffix. Names starting with _ or . are Spark's
+     * and Hadoop's bookkeeping, not data.
      */
     public static InputFormat infer(String input, Configuration conf) {
         Path path = new Path(input);
@@ -51,10 +55,17 @@ public enum InputFormat {
         try {
             FileSystem fs = HadoopFiles.fileSystem(path, conf);
             FileStatus status = fs.getFileStatus(path);
-            FileStatus[] files = status.isDirectory() ? fs.listStatus(path) : new FileStatus[] {status};
-            for (FileStatus file : files) {
+            ArrayDeque<FileStatus> pending = new ArrayDeque<>(status.isDirectory() ? List.of(fs.listStatus(path)) : List.of(status));
+            while (!pending.isEmpty()) {
+                FileStatus file = pending.poll();
                 String name = file.getPath().getName();
-                if (name.startsWith("_") || name.startsWith(".") || file.isDirectory()) {
+                if (name.startsWith("_") || name.startsWith(".")) {
+                    continue;
+                }
+                if (file.isDirectory()) {
+                    if (isPartition(name)) {
+                        pending.addAll(List.of(fs.listStatus(file.getPath())));
+                    }
                     continue;
                 }
                 String extension = extension(name);
@@ -75,6 +86,12 @@ public enum InputFormat {
         throw new IllegalArgumentException("cannot tell the format of " + input + " from its file names (extensions: "
                 + (extensions.isEmpty() ? "no files" : String.join(", ", extensions))
                 + "); give --format parquet, csv, tsv, json or text");
+    }
+
+    /** A directory named as Spark names a partition: {@code column=value}. */
+    static boolean isPartition(String name) {
+        int equals = name.indexOf('=');
+        return equals > 0 && equals < name.length() - 1;
     }
 
     private static String extension(String name) {

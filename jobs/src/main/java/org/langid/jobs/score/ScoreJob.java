@@ -20,7 +20,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapred.FileInputFormat;
 import org.apache.hadoop.mapred.FileSplit;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapred.TextInputFormat;
 import org.apache.spark.api.java.JavaHadoopRDD;
 import org.apache.spark.api.java.JavaRDD;
@@ -173,7 +175,11 @@ public final class ScoreJob {
      */
     private static Dataset<Row> readText(SparkSession spark, String input) {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        JavaHadoopRDD<LongWritable, Text> files = (JavaHadoopRDD<LongWritable, Text>) jsc.hadoopFile(input, TextInputFormat.class,
+        // Subdirectories too (partitions such as split=train/): without this Hadoop refuses a directory that holds one.
+        JobConf job = new JobConf(spark.sparkContext().hadoopConfiguration());
+        FileInputFormat.setInputPaths(job, input);
+        job.setBoolean(FileInputFormat.INPUT_DIR_RECURSIVE, true);
+        JavaHadoopRDD<LongWritable, Text> files = (JavaHadoopRDD<LongWritable, Text>) jsc.hadoopRDD(job, TextInputFormat.class,
                 LongWritable.class, Text.class);
         JavaRDD<Row> lines = files.mapPartitionsWithInputSplit(
                 (split, partition) -> decodeLines(((FileSplit) split).getPath().toString(), partition), true);

@@ -261,6 +261,40 @@ class ScoreJobTest {
                 + "json or text", format.getMessage());
     }
 
+    /**
+     * A directory of partitions as Spark writes them (prepare's windows/split=train/…) is told by the files inside its
+     * partitions, and every row of every partition is scored: Parquet keeps the partition column, text reads every file.
+     */
+    @Test
+    void partitionedDirectoriesAreReadWhole() throws IOException {
+        List<Row> rows = new ArrayList<>();
+        int id = 0;
+        for (Map.Entry<String, String> sentence : sentences.entrySet()) {
+            rows.add(RowFactory.create((long) id, sentence.getKey(), id++ % 3 == 0 ? "test" : "train"));
+        }
+        StructType schema = new StructType().add("id", DataTypes.LongType).add("body", DataTypes.StringType).add("split", DataTypes.StringType);
+        String parquet = temp.resolve("windows").toString();
+        SparkTestSession.get().createDataFrame(rows, schema).write().partitionBy("split").parquet(parquet);
+        assertFalse(Files.list(Path.of(parquet)).anyMatch(file -> file.getFileName().toString().endsWith(".parquet")),
+                "only partition directories at the top");
+
+        ScoreSummary summary = score(Path.of(parquet), null, "body", temp.resolve("out-parquet").toString(), transformer());
+        assertEquals("parquet", summary.json().at("/input/format").asText());
+        assertEquals(rows.size(), summary.read());
+        assertEquals(rows.size(), summary.scored());
+        List<Row> scored = SparkTestSession.get().read().parquet(temp.resolve("out-parquet/rows").toString()).collectAsList();
+        assertEquals(rows.size() / 3 + (rows.size() % 3 == 0 ? 0 : 1), scored.stream().filter(row -> "test".equals(row.getAs("split"))).count(),
+                "the partition column comes through");
+
+        Path text = Files.createDirectories(temp.resolve("text/lang=en"));
+        Files.writeString(text.resolve("a.txt"), "The quick brown fox jumps over the lazy dog.\nA second line of plain English text.\n");
+        Files.writeString(Files.createDirectories(temp.resolve("text/lang=de")).resolve("b.txt"), "Das ist ein ganz normaler deutscher Satz.\n");
+        ScoreSummary textSummary = score(temp.resolve("text"), null, ScoreJob.TEXT_COLUMN, temp.resolve("out-text").toString(), transformer());
+        assertEquals("text", textSummary.json().at("/input/format").asText());
+        assertEquals(3, textSummary.read());
+        assertEquals(Map.of("en", 2L, "de", 1L), Map.of("en", textSummary.languages().get("en"), "de", textSummary.languages().get("de")));
+    }
+
     @Test
     void theCommandLineWritesTheSummaryAndPrintsIt() throws IOException {
         Path input = Files.writeString(temp.resolve("two.txt"), "Das ist ein ganz normaler deutscher Satz über das Wetter.\n\n");
