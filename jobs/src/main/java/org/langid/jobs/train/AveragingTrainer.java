@@ -14,6 +14,7 @@ import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
+import org.langid.model.train.WeightAverage;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,13 +56,13 @@ public final class AveragingTrainer {
 
     /** Validation on the driver, on windows held there. */
     public static Validator onDriver(ModelConfig model, LabelledWindows windows, int batchSize) {
-        return state -> Evaluation.of(model, state.parameters, windows, batchSize);
+        return state -> Evaluation.of(model, WeightAverage.current(state), windows, batchSize);
     }
 
     /** Validation on the workers: each evaluates its shard with the broadcast parameters; the counts are added. */
     public static Validator distributed(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ModelConfig model, int batchSize) {
         return state -> {
-            Broadcast<float[]> parameters = spark.broadcast(state.parameters.toFloatVector());
+            Broadcast<float[]> parameters = spark.broadcast(WeightAverage.current(state).toFloatVector());
             try {
                 spark.setJobDescription(String.format("train: validation after epoch %d", state.epoch));
                 return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize))
@@ -203,7 +204,10 @@ public final class AveragingTrainer {
         long lastCheckpoint = System.nanoTime();
         int firstRound = state.epoch < train.epochs && state.step < plannedSteps ? firstRound(state, stepsPerEpoch, frequency) : 0;
         Rounds rounds = rounds();
-        JobSizes jobSizes = JobSizes.of(sizes.size(), loneWorkerJobSeconds);
+        // The weight average is updated once a job: with it, a lone worker's jobs stay one round each, so that
+        // the average does not depend on how long rounds took (retries and resumes end bit for bit alike).
+        WeightAverage average = new WeightAverage(train.emaSpan, plannedSteps * train.batchSize * sizes.size());
+        JobSizes jobSizes = JobSizes.of(sizes.size(), average.enabled() ? 0 : loneWorkerJobSeconds);
         while (state.epoch < train.epochs && state.step < plannedSteps) {
             long started = System.nanoTime();
             double lossSum = 0;
@@ -216,6 +220,7 @@ public final class AveragingTrainer {
                 int jobSteps = (int) Math.min((long) jobRounds * frequency,
                         Math.min(plannedSteps - state.step, stepsPerEpoch - (long) round * frequency));
                 AveragingRound.Sum sum = rounds.round(spark, shards, state, round, roundsPerEpoch, jobSteps, plannedSteps);
+                average.update(state, sum.samples());
                 double jobSeconds = (System.nanoTime() - jobStarted) / 1e9;
                 jobSizes.took(jobRounds, jobSeconds);
                 int last = round + jobRounds - 1;
@@ -254,6 +259,7 @@ public final class AveragingTrainer {
             LOG.info(String.format("epoch %d done: %d workers, step %d, train loss %.4f, validation accuracy %.4f, %.0f samples/s",
                     result.epoch(), sizes.size(), state.step, result.trainLoss(), evaluation.accuracy(), result.samplesPerSecond()));
         }
+        WeightAverage.finish(state);
         return new LocalTrainer.Result(state, history);
     }
 

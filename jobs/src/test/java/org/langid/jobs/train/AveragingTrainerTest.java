@@ -114,6 +114,37 @@ class AveragingTrainerTest {
         assertArrayEquals(run.local().updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 1e-6f);
     }
 
+    /**
+     * The weight average is the same in both trainers (updated after each round, or every
+     * averaging_frequency steps locally, and at an epoch's end), and what the run ends with; one
+     * pass and a half, so that an epoch's last round is short.
+     */
+    @Test
+    void oneWorkerWithTheWeightAverageEndsWithTheLocalTrainersAverage() {
+        ModelConfig model = model();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 16;
+        train.averagingFrequency = 3;
+        train.epochs = 2;
+        train.maxSteps = 12;                    // 120 windows: 8 steps an epoch, rounds of 3, 3 and 2, then 3 and 1
+        TrainingState last = oneWorkerAndLocal(model, train, shard(0, 120, 3)).viaSpark();
+        train.emaSpan = 0.5;
+        OneWorker run = oneWorkerAndLocal(model, train, shard(0, 120, 3));
+
+        assertEquals(run.local().step, run.viaSpark().step);
+        assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 1e-6f);
+        assertEquals(null, run.viaSpark().average, "the average became the parameters");
+        float[] averaged = run.viaSpark().parameters.toFloatVector();
+        float[] lastStep = last.parameters.toFloatVector();
+        double distance = 0;
+        for (int i = 0; i < averaged.length; i++) {
+            distance = Math.max(distance, Math.abs(averaged[i] - lastStep[i]));
+        }
+        assertTrue(distance > 1e-4, "the run ends with the average, not its last step's parameters: " + distance);
+        assertArrayEquals(last.updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 1e-6f,
+                "the average changes what is exported, not the steps");
+    }
+
     /** The end states of one Spark worker and of the local trainer, each from {@code model}'s start over {@code everything}. */
     private record OneWorker(TrainingState viaSpark, TrainingState local) {
     }
@@ -263,11 +294,14 @@ class AveragingTrainerTest {
         }
     }
 
-    @Test
-    void resumingFromACheckpointMadeWithinAnEpochEndsWhereAnUninterruptedRunEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
+    /** With the weight average too: a checkpoint carries it, and the resumed run exports the same average. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(doubles = {0, 0.5})
+    void resumingFromACheckpointMadeWithinAnEpochEndsWhereAnUninterruptedRunEnds(double emaSpan, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
             throws Exception {
         ModelConfig model = model();
         TrainConfig train = new TrainConfig();
+        train.emaSpan = emaSpan;
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.epochs = 2;                       // 96 windows a worker: 6 steps an epoch, 3 rounds of 2
@@ -291,6 +325,7 @@ class AveragingTrainerTest {
         TrainingState restored = checkpoints.latest(identity).orElseThrow();
         assertEquals(1, restored.epoch);
         assertEquals(10, restored.step);
+        assertEquals(emaSpan > 0, restored.average != null, "the checkpoint holds the average when the run keeps one");
         TrainingState resumed = new AveragingTrainer(model, train)
                 .fit(spark, spark.parallelize(data, 2).cache(), restored, validation, saving).state();
 

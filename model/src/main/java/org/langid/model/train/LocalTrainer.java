@@ -73,6 +73,8 @@ public final class LocalTrainer {
         long stepsPerEpoch = (training.size() + train.batchSize - 1) / train.batchSize;
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
         LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed));
+        WeightAverage average = new WeightAverage(train.emaSpan, plannedSteps * train.batchSize);
+        long windowsSinceAverage = 0;
         List<EpochResult> history = new ArrayList<>();
         long runStarted = System.nanoTime();
         long stepsAtStart = state.step;
@@ -89,6 +91,11 @@ public final class LocalTrainer {
                 lossSum += steps.step(training, order, from, to);
                 batches++;
                 samples += to - from;
+                windowsSinceAverage += to - from;
+                if (batches % train.averagingFrequency == 0) {   // counted within the epoch, as the Spark trainer's rounds
+                    average.update(state, windowsSinceAverage);
+                    windowsSinceAverage = 0;
+                }
                 if ((System.nanoTime() - lastLog) / 1e9 >= train.logEverySeconds) {
                     lastLog = System.nanoTime();
                     double elapsed = (lastLog - started) / 1e9;
@@ -99,8 +106,12 @@ public final class LocalTrainer {
                     listener.progress(state.epoch, reports++, state.step, lossSum / batches, samples / elapsed);
                 }
             }
+            if (windowsSinceAverage > 0) {   // the epoch's last steps, as the Spark trainer's last round of an epoch
+                average.update(state, windowsSinceAverage);
+                windowsSinceAverage = 0;
+            }
             double seconds = (System.nanoTime() - started) / 1e9;
-            Evaluation evaluation = Evaluation.of(model, state.parameters, validation, train.evaluationBatchSize);
+            Evaluation evaluation = Evaluation.of(model, WeightAverage.current(state), validation, train.evaluationBatchSize);
             state.epoch++;
             EpochResult result = new EpochResult(state.epoch, state.step, batches == 0 ? Double.NaN : lossSum / batches,
                     evaluation, seconds, samples / seconds);
@@ -109,6 +120,7 @@ public final class LocalTrainer {
             LOG.info(String.format("epoch %d done: train loss %.4f, validation accuracy %.4f (loss %.4f) on %d windows, %.0f samples/s",
                     result.epoch(), result.trainLoss(), evaluation.accuracy(), evaluation.meanLoss(), evaluation.windows(), result.samplesPerSecond()));
         }
+        WeightAverage.finish(state);
         return new Result(state, history);
     }
 

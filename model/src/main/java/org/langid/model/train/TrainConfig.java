@@ -9,7 +9,7 @@ public class TrainConfig implements ValidatedConfig {
 
     /** Windows per minibatch (per worker, for the Spark trainer). */
     public int batchSize = 256;
-    /** Spark trainer: minibatches each worker takes between two averagings. */
+    /** Spark trainer: minibatches each worker takes between two averagings; both trainers: between two updates of the weight average. */
     public int averagingFrequency = 5;
     /** Stop after this many epochs without a better validation accuracy (0: never stop early). */
     public int earlyStoppingPatience = 0;
@@ -30,6 +30,11 @@ public class TrainConfig implements ValidatedConfig {
     public int nativeThreads = 1;
     /** Share of training windows shown in all capitals or all lower case (see CaseAugmentation); 0: none. */
     public double caseAugmentation = 0;
+    /**
+     * The exported weights are an exponential moving average of the run's parameters with this
+     * time constant, as a share of the run's planned windows (see WeightAverage); 0: the last step's.
+     */
+    public double emaSpan = 0;
 
     @Override
     public List<String> problems() {
@@ -63,6 +68,9 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (!(caseAugmentation >= 0 && caseAugmentation <= 1)) {
             problems.add("case_augmentation must be between 0 and 1, got " + caseAugmentation);
+        }
+        if (!(emaSpan >= 0)) {
+            problems.add("ema_span must be 0 (off) or more, got " + emaSpan);
         }
         return problems;
     }

@@ -14,15 +14,20 @@ import org.nd4j.linalg.factory.Nd4j;
  * steps taken and the epoch. The shuffling order is a function of (seed, epoch) and dropout is
  * seeded by (seed, step), so this state plus the config determines the next step exactly.
  * The distributed trainer averages {@link #parameters} and {@link #updaterState} across workers.
+ * With {@code train.ema_span}, {@link #average} is the run's moving average of the parameters
+ * ({@link WeightAverage}), kept in checkpoints so that a resumed run ends where an undisturbed one does.
  */
 public final class TrainingState {
 
-    private static final int FORMAT = 1;
+    /** 1: no average; 2: a flag and, when set, the average after the Adam state. */
+    private static final int FORMAT = 2;
 
     public final INDArray parameters;
     public final INDArray updaterState;
     public long step;
     public int epoch;
+    /** The moving average of {@link #parameters} ({@link WeightAverage}); null when the run keeps none. */
+    public INDArray average;
 
     public TrainingState(INDArray parameters, INDArray updaterState, long step, int epoch) {
         if (updaterState.length() != 2 * parameters.length()) {
@@ -42,7 +47,9 @@ public final class TrainingState {
 
     /** A deep copy. */
     public TrainingState copy() {
-        return new TrainingState(parameters.dup(), updaterState.dup(), step, epoch);
+        TrainingState copy = new TrainingState(parameters.dup(), updaterState.dup(), step, epoch);
+        copy.average = average == null ? null : average.dup();
+        return copy;
     }
 
     public void write(OutputStream out) throws IOException {
@@ -53,19 +60,27 @@ public final class TrainingState {
         data.flush();
         Nd4j.write(parameters, data);
         Nd4j.write(updaterState, data);
+        data.writeBoolean(average != null);
+        if (average != null) {
+            Nd4j.write(average, data);
+        }
         data.flush();
     }
 
     public static TrainingState read(InputStream in) throws IOException {
         DataInputStream data = new DataInputStream(in);
         int format = data.readInt();
-        if (format != FORMAT) {
-            throw new IOException("training state format " + format + " is not supported (this version reads " + FORMAT + ")");
+        if (format != 1 && format != FORMAT) {
+            throw new IOException("training state format " + format + " is not supported (this version reads 1 and " + FORMAT + ")");
         }
         long step = data.readLong();
         int epoch = data.readInt();
         INDArray parameters = Nd4j.read(data);
         INDArray updater = Nd4j.read(data);
-        return new TrainingState(parameters, updater, step, epoch);
+        TrainingState state = new TrainingState(parameters, updater, step, epoch);
+        if (format >= 2 && data.readBoolean()) {
+            state.average = Nd4j.read(data);
+        }
+        return state;
     }
 }

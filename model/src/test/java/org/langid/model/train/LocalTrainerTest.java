@@ -80,6 +80,59 @@ class LocalTrainerTest {
         assertArrayEquals(first.updaterState.toFloatVector(), restored.updaterState.toFloatVector(), 0f);
     }
 
+    /**
+     * With train.ema_span the run ends with the exponential moving average of its parameters,
+     * taken every averaging_frequency steps with decay exp(−windows / (span · planned windows)),
+     * the first update a copy: here after steps 5, 10, 15 and 20 of 64 windows, decay exp(−0.5).
+     */
+    @Test
+    void withEmaSpanTheRunEndsWithTheMovingAverageOfItsParameters() throws Exception {
+        ModelConfig config = small();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 64;
+        train.maxSteps = 20;
+        train.epochs = 1;
+        train.averagingFrequency = 5;
+        train.emaSpan = 0.5;
+        LabelledWindows training = corpus.get(Split.TRAIN);
+        TrainingState averaged = new LocalTrainer(config, train).fit(training, corpus.get(Split.VALIDATION)).state();
+
+        TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+        LocalSteps steps = new LocalSteps(config, state, 20);
+        int[] order = Shuffle.permutation(training.size(), config.seed, 0);
+        double decay = Math.exp(-5 * 64 / (0.5 * 20 * 64));
+        org.nd4j.linalg.api.ndarray.INDArray expected = null;
+        for (int step = 0; step < 20; step++) {
+            steps.step(training, order, step * 64, (step + 1) * 64);
+            if ((step + 1) % 5 == 0) {
+                expected = expected == null ? state.parameters.dup() : expected.muli(decay).addi(state.parameters.mul(1 - decay));
+            }
+        }
+        assertArrayEquals(expected.toFloatVector(), averaged.parameters.toFloatVector(), 1e-7f);
+        assertArrayEquals(state.updaterState.toFloatVector(), averaged.updaterState.toFloatVector(), 0f, "the steps are the same");
+        assertTrue(org.nd4j.linalg.ops.transforms.Transforms.abs(expected.sub(state.parameters)).maxNumber().doubleValue() > 1e-4,
+                "the average is not the last step's parameters");
+
+        // A checkpoint keeps the average; one written before averages existed (format 1) still reads.
+        state.average = expected;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        state.write(bytes);
+        TrainingState restored = TrainingState.read(new ByteArrayInputStream(bytes.toByteArray()));
+        assertArrayEquals(expected.toFloatVector(), restored.average.toFloatVector(), 0f);
+        ByteArrayOutputStream old = new ByteArrayOutputStream();
+        java.io.DataOutputStream data = new java.io.DataOutputStream(old);
+        data.writeInt(1);
+        data.writeLong(state.step);
+        data.writeInt(state.epoch);
+        data.flush();
+        org.nd4j.linalg.factory.Nd4j.write(state.parameters, data);
+        org.nd4j.linalg.factory.Nd4j.write(state.updaterState, data);
+        data.flush();
+        TrainingState formatOne = TrainingState.read(new ByteArrayInputStream(old.toByteArray()));
+        assertEquals(null, formatOne.average);
+        assertArrayEquals(state.parameters.toFloatVector(), formatOne.parameters.toFloatVector(), 0f);
+    }
+
     @Test
     void stepsAreTheSameWhetherOrNotArraysAreRecycled() {
         // The arena hands out recycled, uninitialised arrays; a fresh graph allocates new ones.
