@@ -34,7 +34,8 @@ public final class WeightAverage {
             return;
         }
         double decay = Math.exp(-windows / (span * plannedWindows));
-        state.average.muli(decay).addi(state.parameters.mul(1 - decay));
+        // decay · average + (1 − decay) · parameters, in place: no parameter-sized temporary (67 MB for the profile's model)
+        state.average.subi(state.parameters).muli(decay).addi(state.parameters);
     }
 
     /** The weights the run would export now: the average when there is one. */

@@ -105,10 +105,10 @@ class LocalTrainerTest {
         for (int step = 0; step < 20; step++) {
             steps.step(training, order, step * 64, (step + 1) * 64);
             if ((step + 1) % 5 == 0) {
-                expected = expected == null ? state.parameters.dup() : expected.muli(decay).addi(state.parameters.mul(1 - decay));
+                expected = expected == null ? state.parameters.dup() : expected.mul(decay).addi(state.parameters.mul(1 - decay));
             }
         }
-        assertArrayEquals(expected.toFloatVector(), averaged.parameters.toFloatVector(), 1e-7f);
+        assertArrayEquals(expected.toFloatVector(), averaged.parameters.toFloatVector(), 1e-6f);
         assertArrayEquals(state.updaterState.toFloatVector(), averaged.updaterState.toFloatVector(), 0f, "the steps are the same");
         assertTrue(org.nd4j.linalg.ops.transforms.Transforms.abs(expected.sub(state.parameters)).maxNumber().doubleValue() > 1e-4,
                 "the average is not the last step's parameters");
