@@ -134,12 +134,7 @@ class AveragingTrainerTest {
         assertEquals(run.local().step, run.viaSpark().step);
         assertArrayEquals(run.local().parameters.toFloatVector(), run.viaSpark().parameters.toFloatVector(), 1e-6f);
         assertEquals(null, run.viaSpark().average, "the average became the parameters");
-        float[] averaged = run.viaSpark().parameters.toFloatVector();
-        float[] lastStep = last.parameters.toFloatVector();
-        double distance = 0;
-        for (int i = 0; i < averaged.length; i++) {
-            distance = Math.max(distance, Math.abs(averaged[i] - lastStep[i]));
-        }
+        double distance = org.nd4j.linalg.ops.transforms.Transforms.abs(run.viaSpark().parameters.sub(last.parameters)).maxNumber().doubleValue();
         assertTrue(distance > 1e-4, "the run ends with the average, not its last step's parameters: " + distance);
         assertArrayEquals(last.updaterState.toFloatVector(), run.viaSpark().updaterState.toFloatVector(), 1e-6f,
                 "the average changes what is exported, not the steps");
