@@ -29,10 +29,10 @@ class ReleasedModelTest {
 
     private static final Path RELEASE = Path.of("..", "models");
     private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final double WINDOWS_THRESHOLD = 0.963;
+    private static final double WINDOWS_THRESHOLD = 0.965;
     private static final double SENTENCES_THRESHOLD = 0.997;
     private static final Path SECOND_GENRE = Path.of("..", "data", "sample", "udhr");
-    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.938;
+    private static final double SECOND_GENRE_WINDOWS_THRESHOLD = 0.948;
     private static final double SECOND_GENRE_SENTENCES_THRESHOLD = 0.994;
 
     @Test
@@ -41,8 +41,8 @@ class ReleasedModelTest {
         double windows = report.at("/detectors/0/windows/accuracy").asDouble();
         double sentences = report.at("/detectors/0/sentences/accuracy").asDouble();
         System.out.printf("released model on the sample's test split: windows %.4f, sentences %.4f%n", windows, sentences);
-        // Measured (release 20261124T230402Z-cc852ede, this test): windows 0.9702, sentences 0.9985
-        // (20261123T203819Z-c3c5dbc9: 0.9682 and 0.9995; 20261121T145907Z-3e6546bd: 0.9546 and 0.9974)
+        // Measured (release 20261126T191140Z-ab6817ef, this test): windows 0.9699, sentences 0.9990
+        // (20261124T230402Z-cc852ede: 0.9702 and 0.9985; 20261123T203819Z-c3c5dbc9: 0.9682 and 0.9995; 20261121T145907Z-3e6546bd: 0.9546 and 0.9974)
         // (deterministic for a given BLAS; Surefire's threading may move the last digit).
         assertTrue(windows >= WINDOWS_THRESHOLD, "window accuracy " + windows);
         assertTrue(sentences >= SENTENCES_THRESHOLD, "sentence accuracy " + sentences);
@@ -55,9 +55,9 @@ class ReleasedModelTest {
      */
     @Test
     void theReleasedModelKeepsItsMeasuredAccuracyOnTheSecondGenre(@TempDir Path temp) {
-        // Measured (release 20261124T230402Z-cc852ede, this test): windows 0.9532, sentences 0.9982 (556 of 557);
-        // release 20261123T203819Z-c3c5dbc9: windows 0.9435, sentences 1.0 (557 of 557);
-        // the thresholds allow three sentences and half a point of windows.
+        // Measured (release 20261126T191140Z-ab6817ef, this test): windows 0.9552, sentences 1.0 (557 of 557);
+        // release 20261124T230402Z-cc852ede: windows 0.9532, sentences 0.9982 (556 of 557);
+        // the thresholds allow three sentences and half a point of windows (of the capitals' 0.9536 too).
         assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(SECOND_GENRE, temp, false), "UDHR (second genre)");
     }
 
@@ -74,8 +74,8 @@ class ReleasedModelTest {
                 Files.writeString(capitals.resolve(file.getFileName()), Files.readString(file).toUpperCase(Locale.ROOT));
             }
         }
-        // Measured (release 20261124T230402Z-cc852ede, this test): windows 0.9520, sentences 1.0
-        // (release 20261123T203819Z-c3c5dbc9: 0.9410 and 1.0).
+        // Measured (release 20261126T191140Z-ab6817ef, this test): windows 0.9536, sentences 1.0
+        // (release 20261124T230402Z-cc852ede: 0.9520 and 1.0).
         assertAllOfUdhrAboveTheSecondGenreThresholds(scoreRelease(capitals, temp, false), "UDHR in capitals");
     }
 
