@@ -1,5 +1,7 @@
 package org.langid.model.train;
 
+import org.nd4j.linalg.api.ndarray.INDArray;
+
 /**
  * An exponential moving average of the parameters along a run, which is what the run exports
  * ({@code train.ema_span}). Updated every {@code averaging_frequency} steps (each Spark round),
@@ -39,7 +41,7 @@ public final class WeightAverage {
     }
 
     /** The weights the run would export now: the average when there is one. */
-    public static org.nd4j.linalg.api.ndarray.INDArray current(TrainingState state) {
+    public static INDArray current(TrainingState state) {
         return state.average != null ? state.average : state.parameters;
     }
 
