@@ -87,6 +87,11 @@ public final class BenchCommand implements Runnable {
             ModelConfig config = tree.section("model", ModelConfig.class);
             TrainConfig train = tree.section("train", TrainConfig.class);
             NativeThreads.limit(train.nativeThreads);
+            if (config.distillation.enabled()) {
+                // The step is what is timed; a teacher's forward passes cost per teacher on top (bench/NGRAMS.md, "Distillation").
+                System.out.println("distillation off: the benchmark times the student's steps without the teachers");
+                config.distillation = new ModelConfig.Distillation();
+            }
             System.out.println(config.describe());
             System.out.println("params: " + ParameterLayout.of(config).size());
             System.out.println("batch: " + batch + ", nd4j backend: " + Nd4j.getBackend().getClass().getSimpleName()

@@ -14,6 +14,7 @@ import org.langid.jobs.evaluate.FastTextSettings;
 import org.langid.jobs.evaluate.LinguaCandidate;
 import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.jobs.export.ArtefactExport;
+import org.langid.jobs.train.SelfTeachers;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.artefact.ModelRegistry;
@@ -64,6 +65,17 @@ public final class PipelineCommand implements Callable<Integer> {
     @Mixin
     SparkOptions sparkOptions;
 
+    /** How the model is distilled, for the train stage's line; empty when it is not. */
+    static String distilled(ModelConfig model) {
+        ModelConfig.Distillation d = model.distillation;
+        if (!d.enabled()) {
+            return "";
+        }
+        String from = d.teachers.isEmpty() ? d.selfTeachers + " teachers of its own configuration trained first"
+                : d.teachers.size() + " teacher(s)";
+        return String.format(", distilled from %s (weight %s, temperature %s)", from, d.weight, d.temperature);
+    }
+
     @Override
     public Integer call() {
         List<FastTextSettings> fastTexts = new java.util.ArrayList<>();
@@ -105,7 +117,10 @@ public final class PipelineCommand implements Callable<Integer> {
                             spark.sparkContext().master(), train.batchSize, train.averagingFrequency)
                     : "local trainer, batch " + train.batchSize;
             System.out.println("[2/4] train (" + how + "): " + model.describe().replace("model: ", "") + ", "
-                    + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : ""));
+                    + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : "")
+                    + distilled(model));
+            model = SelfTeachers.resolve(spark, prepared, work + "/teachers", model, train,
+                    new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), false, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)
                     ? TrainJob.runSpark(spark, prepared, trained, model, train, trainWorkers, false)
                     : TrainJob.runLocal(spark, prepared, trained, model, train);

@@ -3,6 +3,7 @@ package org.langid.jobs.cli;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.train.SelfTeachers;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
@@ -62,9 +63,11 @@ public final class TrainCommand implements Callable<Integer> {
         TrainConfig train = tree.section("train", TrainConfig.class);
         SparkSession spark = sparkOptions.start("langid train");
         try {
+            int trainWorkers = "spark".equals(trainer) ? workers.resolve(spark.sparkContext()) : 1;
+            model = SelfTeachers.resolve(spark, prepared, output + "/teachers", model, train,
+                    new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), resume, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)
-                    ? TrainJob.runSpark(spark, prepared, output, model, train,
-                            workers.resolve(spark.sparkContext()), resume)
+                    ? TrainJob.runSpark(spark, prepared, output, model, train, trainWorkers, resume)
                     : TrainJob.runLocal(spark, prepared, output, model, train);
             LocalTrainer.EpochResult last = result.last();
             System.out.printf("trained %d steps (%d epochs): validation accuracy %.4f on %d windows%n",

@@ -25,6 +25,7 @@ import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.jobs.export.ArtefactExport;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
+import org.langid.jobs.train.SelfTeachers;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.artefact.Manifest;
 import org.langid.model.artefact.ModelArtefact;
@@ -116,6 +117,8 @@ public final class RetrainJob {
             startReason = "warm start from " + current.manifest().modelVersion();
         }
         LOG.info(startReason);
+        model = SelfTeachers.resolve(spark, prepared, s.workDir() + "/teachers", model, s.train(),
+                new SelfTeachers.Trainer("spark".equals(s.trainer()), s.workers()), false, System.out);
         String trained = s.workDir() + "/model";
         if ("spark".equals(s.trainer())) {
             TrainJob.runSpark(spark, prepared, trained, model, s.train(), s.workers(), start, -1);
@@ -233,6 +236,7 @@ public final class RetrainJob {
         ObjectNode json = ((ObjectNode) ConfigTree.toJson(config)).deepCopy();
         json.remove("languages");
         json.remove("optimizer");
+        json.remove("distillation");   // how it is trained, not its shape
         return json;
     }
 

@@ -180,6 +180,9 @@ public final class AveragingRound {
         String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;
         Cached cached = STEPS.get();
         if (cached == null || !cached.key().equals(key)) {
+            if (cached != null) {
+                cached.steps().closeTeacher();   // another model now: its teachers' native sessions go
+            }
             cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation));
             STEPS.set(cached);
         } else {

@@ -127,6 +127,43 @@ class LangidCommandTest {
     }
 
     @Test
+    void selfTeachersAreTrainedOnOtherSeedsExportedAndListedAsTheStudentsTeachers() throws IOException {
+        Path corpus = temp.resolve("corpus");
+        Files.createDirectories(corpus);
+        List<String> english = new java.util.ArrayList<>();
+        List<String> swedish = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            english.add("This is English sentence number " + i + ", written for the teachers.");
+            swedish.add("Det här är svensk mening nummer " + i + ", skriven för lärarna.");
+        }
+        Files.write(corpus.resolve("en.txt"), english);
+        Files.write(corpus.resolve("sv.txt"), swedish);
+        Path prepared = temp.resolve("prepared");
+        assertEquals(0, run("prepare", "--master", "local[2]", "-i", corpus.toString(), "-o", prepared.toString()).exitCode());
+        Path student = temp.resolve("student");
+        String out = runForOutput("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
+                "-o", student.toString(), "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
+                "--set", "model.ffn=32", "--set", "model.ngram_buckets=4096", "--set", "train.batch_size=16",
+                "--set", "train.max_steps=10", "--set", "train.averaging_frequency=5", "--set", "model.seed=5",
+                "--set", "model.distillation.weight=0.5", "--set", "model.distillation.temperature=2",
+                "--set", "model.distillation.teachers=[]", "--set", "model.distillation.self_teachers=2");
+        assertTrue(out.contains("teacher 1/2 (seed 6): training") && out.contains("teacher 2/2 (seed 7): training"), out);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var distillation = json.readTree(student.resolve("train-summary.json").toFile()).path("model").path("distillation");
+        List<String> teachers = new java.util.ArrayList<>();
+        distillation.path("teachers").forEach(t -> teachers.add(t.asText()));
+        assertEquals(List.of(student.resolve("teachers/1/registry").toString(), student.resolve("teachers/2/registry").toString()),
+                teachers);
+        for (int i = 1; i <= 2; i++) {
+            assertTrue(Files.exists(student.resolve("teachers/" + i + "/registry/current")), "teacher " + i + " published");
+            var teacher = json.readTree(student.resolve("teachers/" + i + "/model/train-summary.json").toFile()).path("model");
+            assertEquals(5 + i, teacher.path("seed").asInt());
+            assertEquals(0.0, teacher.path("distillation").path("weight").asDouble(), "a teacher learns from labels only");
+        }
+        assertTrue(Files.size(student.resolve("state.bin")) > 0);
+    }
+
+    @Test
     void preparesTrainsExportsEvaluatesAndPredictsFromTheCommandLine() throws IOException {
         Path corpus = temp.resolve("corpus");
         Files.createDirectories(corpus);

@@ -108,6 +108,15 @@ public final class ConfigTree {
         return config;
     }
 
+    /** A deep copy of a config object, through its JSON form. */
+    public static <T> T copy(T config, Class<T> type) {
+        try {
+            return YAML.treeToValue(YAML.valueToTree(config), type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot copy " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+        }
+    }
+
     /** The section as plain JSON (for provenance records). */
     public static JsonNode toJson(Object config) {
         return YAML.valueToTree(config);

@@ -23,7 +23,8 @@ import org.nd4j.linalg.factory.Nd4j;
  *   → linear → logits                                                     (B, C)
  * </pre>
  * Placeholders: {@value #WINDOWS} (INT32, [B, T]) and, for training, {@value #LABELS}
- * (INT32, [B], index into {@link ModelConfig#languages}). Outputs: {@value #LOGITS},
+ * (INT32, [B], index into {@link ModelConfig#languages}) and, with distillation, {@value #TEACHER}
+ * (B, C). Outputs: {@value #LOGITS},
  * {@value #PROBABILITIES}, {@value #LOSS} and {@code attention/<layer>} (B, H, T, T).
  * The embedding is one-hot × matmul because gradients through gather fail in SameDiff
  * 1.0.0-M2.1 (see stack-facts); with 69 symbols it is cheap. For the same reason the hashed
@@ -36,6 +37,8 @@ public final class LanguageIdGraph {
 
     public static final String WINDOWS = "windows";
     public static final String LABELS = "labels";
+    /** Training placeholder (B, C) with {@code distillation}: a teacher's probabilities for each window. */
+    public static final String TEACHER = "teacher";
     public static final String LOGITS = "logits";
     public static final String PROBABILITIES = "probabilities";
     public static final String LOSS = "loss";
@@ -197,6 +200,11 @@ public final class LanguageIdGraph {
         if (training) {
             SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)
             SDVariable target = sd.oneHot(labels, config.classes(), -1, 1.0, 0.0, dt);                  // (B, C)
+            if (config.distillation.enabled()) {
+                double weight = config.distillation.weight;
+                SDVariable teacher = sd.placeHolder(TEACHER, dt, -1, config.classes());                // (B, C)
+                target = target.mul(1 - weight).add(teacher.mul(weight));                              // (B, C)
+            }
             SDVariable loss;
             if (ModelConfig.LOSS_OVA.equals(config.loss)) {
                 // Per window, the sum over the languages of the sigmoid cross-entropy, in its stable form

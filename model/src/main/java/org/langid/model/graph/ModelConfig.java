@@ -43,6 +43,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * on each other one (C languages); 0: plain cross-entropy. Training only.
      */
     public double labelSmoothing = 0.0;
+    /** Training on the probabilities of teacher models beside the labels (training only). */
+    public Distillation distillation = new Distillation();
     /**
      * Training loss: softmax (cross-entropy of the softmax over the languages) or ova (one
      * versus all, fastText's {@code -loss ova}: an independent sigmoid cross-entropy per
@@ -108,6 +110,33 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
          * seen once by a full step whatever its gradient; SGD moves it by what it got wrong.
          */
         public double ngramLearningRate = 0;
+    }
+
+    /**
+     * Distillation: the training target of a window is (1 - weight) · its label + weight · the
+     * teachers' mean probabilities for it, each raised to 1/temperature and renormalised. The
+     * teachers' probabilities carry what a label cannot: how far a window could be another
+     * language (bench/NGRAMS.md, "Distillation").
+     */
+    public static class Distillation implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        /** The teachers' share of the target; 0: labels only. */
+        public double weight = 0;
+        /** Above 1 softens the teachers' probabilities (they are near one-hot on most windows). */
+        public double temperature = 1;
+        /** Exported models (artefact directories or registries) with this model's languages and window. */
+        public List<String> teachers = new ArrayList<>();
+        /**
+         * With weight above 0 and no teachers listed: {@code langid train} and {@code langid pipeline}
+         * first train this many models of the same configuration without distillation (seeds
+         * seed + 1, seed + 2, ...), export them, and distil from them.
+         */
+        public int selfTeachers = 0;
+
+        /** Whether training targets mix in teachers' probabilities. */
+        public boolean enabled() {
+            return weight > 0;
+        }
     }
 
     /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
@@ -215,6 +244,18 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (labelSmoothing < 0 || labelSmoothing >= 1) {
             problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
+        }
+        if (distillation.weight < 0 || distillation.weight > 1) {
+            problems.add("distillation.weight must be in [0, 1], got " + distillation.weight);
+        }
+        if (!(distillation.temperature > 0)) {
+            problems.add("distillation.temperature must be positive, got " + distillation.temperature);
+        }
+        if (distillation.selfTeachers < 0) {
+            problems.add("distillation.self_teachers must be 0 or more, got " + distillation.selfTeachers);
+        }
+        if (distillation.enabled() && distillation.teachers.isEmpty() && distillation.selfTeachers == 0) {
+            problems.add("distillation.weight " + distillation.weight + " needs distillation.teachers or distillation.self_teachers");
         }
         if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
             problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");

@@ -49,6 +49,7 @@ public final class LocalSteps {
     private static final String LOSS_RESULT = "/loss";
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalSteps.class);
     private CaseAugmentation augmentation;
+    private Teacher teacher;
     private boolean gradientsBuilt;
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
@@ -101,6 +102,14 @@ public final class LocalSteps {
             this.secondMomentTable = graph.layout().views(secondMoment).get(LanguageIdGraph.NGRAM_TABLE);
         }
         pushParameters();
+    }
+
+    /** Releases the distillation teachers' ONNX sessions, if any (a later step would open them again). */
+    public void closeTeacher() {
+        if (teacher != null) {
+            teacher.close();
+            teacher = null;
+        }
     }
 
     /** Replaces the augmentation of later steps (a cached graph serves several Spark workers). */
@@ -258,6 +267,14 @@ public final class LocalSteps {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
+        if (config.distillation.enabled()) {
+            if (teacher == null) {
+                teacher = Teacher.of(config);
+            }
+            int[] symbols = windows.dup('c').data().asInt();
+            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacher.probabilities(symbols, (int) windows.size(0)),
+                    state.parameters.dataType()).reshape(windows.size(0), config.classes()));                // (B, C)
+        }
         for (String mask : graph.dropoutMasks()) {
             placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
                     config.dModel, config.dropout));                                                     // (B·T, d)

@@ -121,6 +121,7 @@ public final class LocalTrainer {
                     result.epoch(), result.trainLoss(), evaluation.accuracy(), evaluation.meanLoss(), evaluation.windows(), result.samplesPerSecond()));
         }
         WeightAverage.finish(state);
+        steps.closeTeacher();
         return new Result(state, history);
     }
 

@@ -35,13 +35,25 @@ class LanguageIdGraphTest {
         return Nd4j.createFromArray(rows).castTo(DataType.INT32);
     }
 
+    /** A teacher's probabilities for the two windows the tests train on (three languages). */
+    private static final double[][] TEACHER = {{0.2, 0.5, 0.3}, {0.6, 0.1, 0.3}};
+
     private static Map<String, INDArray> feed(INDArray windows, int... labels) {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
+
         if (labels.length > 0) {
             placeholders.put(LanguageIdGraph.LABELS, Nd4j.createFromArray(labels).castTo(DataType.INT32));
         }
         return placeholders;
+    }
+
+    /** {@code feed} with {@link #TEACHER} added when {@code config} distils (the graph then has the placeholder). */
+    private static Map<String, INDArray> withTeacher(ModelConfig config, Map<String, INDArray> feed) {
+        if (config.distillation.enabled()) {
+            feed.put(LanguageIdGraph.TEACHER, Nd4j.createFromArray(TEACHER));
+        }
+        return feed;
     }
 
     @Test
@@ -73,6 +85,27 @@ class LanguageIdGraphTest {
             }
         }
         assertEquals(expected / 2, two.loss(), 1e-9);
+    }
+
+    @Test
+    void distillationMixesTheTeachersProbabilitiesIntoTheTargetAndItsGradientsMatchFiniteDifferences() {
+        ModelConfig config = tiny();
+        config.distillation.weight = 0.4;
+        config.distillation.teachers = List.of("unused: the test feeds the teacher's probabilities");
+        checkGradients(config);
+
+        TwoWindows two = TwoWindows.of(config);
+        INDArray probabilities = two.output(LanguageIdGraph.PROBABILITIES);
+        double expected = 0;
+        for (int row = 0; row < 2; row++) {
+            for (int language = 0; language < 3; language++) {
+                double target = 0.6 * (language == two.labels()[row] ? 1 : 0) + 0.4 * TEACHER[row][language];
+                expected -= target * Math.log(probabilities.getDouble(row, language));
+            }
+        }
+        assertEquals(expected / 2, two.loss(), 1e-9);
+        config.distillation.weight = 0;
+        assertTrue(Math.abs(TwoWindows.of(config).loss() - two.loss()) > 1e-3, "the teacher moves the loss");
     }
 
     @Test
@@ -111,7 +144,7 @@ class LanguageIdGraphTest {
             INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
             int[] labels = {1, 2};
             return new TwoWindows(LanguageIdGraph.build(config, parameters, true).sameDiff(),
-                    LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels), labels);
+                    withTeacher(config, LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels)), labels);
         }
 
         INDArray output(String name) {
@@ -137,7 +170,8 @@ class LanguageIdGraphTest {
         LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
         SameDiff sd = graph.sameDiff();
         // Second row padded at its end: the gradient must flow correctly around the mask.
-        Map<String, INDArray> feed = feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2);
+        Map<String, INDArray> feed = withTeacher(config,
+                feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2));
         Map<String, INDArray> gradients = sd.calculateGradients(feed, graph.parameterNames());
         double eps = 1e-6;
         int checked = 0;

@@ -1,0 +1,89 @@
+package org.langid.jobs.train;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.export.ArtefactExport;
+import org.langid.model.artefact.ModelArtefact;
+import org.langid.model.artefact.ModelRegistry;
+import org.langid.model.config.ConfigTree;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.TrainConfig;
+
+/**
+ * The teachers of {@code model.distillation.self_teachers}: models of the student's own
+ * configuration, without distillation, on other seeds, trained and exported before the student
+ * so that it can learn from their mean probabilities (bench/NGRAMS.md, "Distillation").
+ */
+public final class SelfTeachers {
+
+    private SelfTeachers() {
+    }
+
+    /** How the teachers are trained: the student's trainer. */
+    public record Trainer(boolean spark, int workers) {
+    }
+
+    /**
+     * {@code model} as it is when it does not distil or lists its teachers; otherwise a copy that
+     * lists the self-teachers, trained now under {@code dir}/1, {@code dir}/2, ... (each a training
+     * output and a registry). With {@code reuse} (a resumed run) a teacher whose registry already
+     * holds a model is taken as it is: its training is a function of the same inputs.
+     */
+    public static ModelConfig resolve(SparkSession spark, String prepared, String dir, ModelConfig model, TrainConfig train,
+                                      Trainer trainer, boolean reuse, PrintStream console) {
+        ModelConfig.Distillation distillation = model.distillation;
+        if (!distillation.enabled() || !distillation.teachers.isEmpty()) {
+            return model;
+        }
+        Configuration conf = spark.sparkContext().hadoopConfiguration();
+        List<String> registries = new ArrayList<>();
+        for (int i = 1; i <= distillation.selfTeachers; i++) {
+            String output = dir + "/" + i;
+            String registry = output + "/registry";
+            registries.add(registry);
+            if (reuse && new ModelRegistry(registry, conf).currentVersion().isPresent()) {
+                console.printf("teacher %d/%d: %s (trained before)%n", i, distillation.selfTeachers, registry);
+                continue;
+            }
+            delete(output, conf);
+            ModelConfig teacher = teacherOf(model, i);
+            long started = System.nanoTime();
+            console.printf("teacher %d/%d (seed %d): training%n", i, distillation.selfTeachers, teacher.seed);
+            LocalTrainer.Result result = trainer.spark()
+                    ? TrainJob.runSpark(spark, prepared, output + "/model", teacher, train, trainer.workers(), false)
+                    : TrainJob.runLocal(spark, prepared, output + "/model", teacher, train);
+            ModelArtefact artefact = ArtefactExport.fromTrainingOutput(output + "/model", conf, Instant.now());
+            new ModelRegistry(registry, conf).publish(artefact);
+            console.printf("teacher %d/%d: validation accuracy %.4f, %.1f s; %s%n", i, distillation.selfTeachers,
+                    result.last().validation().accuracy(), (System.nanoTime() - started) / 1e9, registry);
+        }
+        ModelConfig student = ConfigTree.copy(model, ModelConfig.class);
+        student.distillation.teachers = registries;
+        return student;
+    }
+
+    /** The {@code i}-th teacher's configuration: the student's, seed + i, no distillation. */
+    static ModelConfig teacherOf(ModelConfig model, int i) {
+        ModelConfig teacher = ConfigTree.copy(model, ModelConfig.class);
+        teacher.seed = model.seed + i;
+        teacher.distillation = new ModelConfig.Distillation();
+        return teacher;
+    }
+
+    private static void delete(String dir, Configuration conf) {
+        try {
+            Path path = new Path(dir);
+            path.getFileSystem(conf).delete(path, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}
