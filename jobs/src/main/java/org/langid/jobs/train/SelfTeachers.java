@@ -47,7 +47,7 @@ public final class SelfTeachers {
         List<String> registries = new ArrayList<>();
         for (int i = 1; i <= distillation.selfTeachers; i++) {
             String output = dir + "/" + i;
-            String registry = output + "/registry";
+            String registry = qualified(output + "/registry", conf);   // executors resolve it, not only this driver
             registries.add(registry);
             if (reuse && new ModelRegistry(registry, conf).currentVersion().isPresent()) {
                 console.printf("teacher %d/%d: %s (trained before)%n", i, distillation.selfTeachers, registry);
@@ -76,6 +76,15 @@ public final class SelfTeachers {
         teacher.seed = model.seed + i;
         teacher.distillation = new ModelConfig.Distillation();
         return teacher;
+    }
+
+    private static String qualified(String path, Configuration conf) {
+        try {
+            Path p = new Path(path);
+            return p.getFileSystem(conf).makeQualified(p).toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot resolve " + path + ": " + e.getMessage(), e);
+        }
     }
 
     private static void delete(String dir, Configuration conf) {

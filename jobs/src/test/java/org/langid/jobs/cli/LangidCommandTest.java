@@ -152,7 +152,8 @@ class LangidCommandTest {
         var distillation = json.readTree(student.resolve("train-summary.json").toFile()).path("model").path("distillation");
         List<String> teachers = new java.util.ArrayList<>();
         distillation.path("teachers").forEach(t -> teachers.add(t.asText()));
-        assertEquals(List.of(student.resolve("teachers/1/registry").toString(), student.resolve("teachers/2/registry").toString()),
+        // Qualified (Hadoop's file:/… here), so that executors on other machines read the same files.
+        assertEquals(List.of("file:" + student.resolve("teachers/1/registry"), "file:" + student.resolve("teachers/2/registry")),
                 teachers);
         for (int i = 1; i <= 2; i++) {
             assertTrue(Files.exists(student.resolve("teachers/" + i + "/registry/current")), "teacher " + i + " published");
