@@ -126,20 +126,26 @@ class LangidCommandTest {
         assertTrue(result.err().contains("Missing required option: '--output=DIR'"), result.err());
     }
 
-    @Test
-    void selfTeachersAreTrainedOnOtherSeedsExportedAndListedAsTheStudentsTeachers() throws IOException {
+    /** {@code sentences} English and as many Swedish sentences, prepared into temp/prepared. */
+    private Path preparedEnglishAndSwedish(int sentences) throws IOException {
         Path corpus = temp.resolve("corpus");
         Files.createDirectories(corpus);
         List<String> english = new java.util.ArrayList<>();
         List<String> swedish = new java.util.ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            english.add("This is English sentence number " + i + ", written for the teachers.");
-            swedish.add("Det här är svensk mening nummer " + i + ", skriven för lärarna.");
+        for (int i = 0; i < sentences; i++) {
+            english.add("This is English sentence number " + i + ", written for the training test.");
+            swedish.add("Det här är svensk mening nummer " + i + ", skriven för träningstestet.");
         }
         Files.write(corpus.resolve("en.txt"), english);
         Files.write(corpus.resolve("sv.txt"), swedish);
         Path prepared = temp.resolve("prepared");
         assertEquals(0, run("prepare", "--master", "local[2]", "-i", corpus.toString(), "-o", prepared.toString()).exitCode());
+        return prepared;
+    }
+
+    @Test
+    void selfTeachersAreTrainedOnOtherSeedsExportedAndListedAsTheStudentsTeachers() throws IOException {
+        Path prepared = preparedEnglishAndSwedish(40);
         Path student = temp.resolve("student");
         String out = runForOutput("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
                 "-o", student.toString(), "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
@@ -166,18 +172,7 @@ class LangidCommandTest {
 
     @Test
     void preparesTrainsExportsEvaluatesAndPredictsFromTheCommandLine() throws IOException {
-        Path corpus = temp.resolve("corpus");
-        Files.createDirectories(corpus);
-        List<String> english = new java.util.ArrayList<>();
-        List<String> swedish = new java.util.ArrayList<>();
-        for (int i = 0; i < 60; i++) {
-            english.add("This is English sentence number " + i + ", written for the training test.");
-            swedish.add("Det här är svensk mening nummer " + i + ", skriven för träningstestet.");
-        }
-        Files.write(corpus.resolve("en.txt"), english);
-        Files.write(corpus.resolve("sv.txt"), swedish);
-        Path prepared = temp.resolve("prepared");
-        assertEquals(0, run("prepare", "--master", "local[2]", "-i", corpus.toString(), "-o", prepared.toString()).exitCode());
+        Path prepared = preparedEnglishAndSwedish(60);
         Path model = temp.resolve("model");
         Result trained = run("train", "--master", "local[2]", "-i", prepared.toString(), "-o", model.toString(),
                 "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2", "--set", "model.layers=1",
