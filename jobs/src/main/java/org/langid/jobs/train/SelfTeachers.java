@@ -32,22 +32,28 @@ public final class SelfTeachers {
     }
 
     /**
-     * {@code model} as it is when it does not distil or lists its teachers; otherwise a copy that
-     * lists the self-teachers, trained now under {@code dir}/1, {@code dir}/2, ... (each a training
-     * output and a registry). With {@code reuse} (a resumed run) a teacher whose registry already
-     * holds a model is taken as it is: its training is a function of the same inputs.
+     * {@code model} as it is when it does not distil; a copy with its listed teachers' paths
+     * qualified (executors resolve them, not only this driver) when it lists teachers; otherwise a
+     * copy that lists the self-teachers, trained now under {@code dir}/1, {@code dir}/2, ... (each
+     * a training output and a registry). With {@code reuse} (a resumed run) a teacher whose
+     * registry already holds a model is taken as it is: its training is a function of the same inputs.
      */
     public static ModelConfig resolve(SparkSession spark, String prepared, String dir, ModelConfig model, TrainConfig train,
                                       Trainer trainer, boolean reuse, PrintStream console) {
         ModelConfig.Distillation distillation = model.distillation;
-        if (!distillation.enabled() || !distillation.teachers.isEmpty()) {
+        if (!distillation.enabled()) {
             return model;
         }
         Configuration conf = spark.sparkContext().hadoopConfiguration();
+        if (!distillation.teachers.isEmpty()) {
+            ModelConfig student = ConfigTree.copy(model, ModelConfig.class);
+            student.distillation.teachers = distillation.teachers.stream().map(t -> qualified(t, conf)).toList();
+            return student;
+        }
         List<String> registries = new ArrayList<>();
         for (int i = 1; i <= distillation.selfTeachers; i++) {
             String output = dir + "/" + i;
-            String registry = qualified(output + "/registry", conf);   // executors resolve it, not only this driver
+            String registry = qualified(output + "/registry", conf);
             registries.add(registry);
             if (reuse && new ModelRegistry(registry, conf).currentVersion().isPresent()) {
                 console.printf("teacher %d/%d: %s (trained before)%n", i, distillation.selfTeachers, registry);
@@ -78,7 +84,7 @@ public final class SelfTeachers {
         return teacher;
     }
 
-    private static String qualified(String path, Configuration conf) {
+    static String qualified(String path, Configuration conf) {
         try {
             Path p = new Path(path);
             return p.getFileSystem(conf).makeQualified(p).toString();
