@@ -127,8 +127,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         /** Exported models (artefact directories or registries) with this model's languages and window. */
         public List<String> teachers = new ArrayList<>();
         /**
-         * With weight above 0 and no teachers listed: {@code langid train} and {@code langid pipeline}
-         * first train this many models of the same configuration without distillation (seeds
+         * With weight above 0 and no teachers listed: {@code langid train}, {@code pipeline} and
+         * {@code retrain} first train this many models of the same configuration without distillation (seeds
          * seed + 1, seed + 2, ...), export them, and distil from them.
          */
         public int selfTeachers = 0;

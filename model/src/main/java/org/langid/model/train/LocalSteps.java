@@ -267,13 +267,15 @@ public final class LocalSteps {
         Map<String, INDArray> placeholders = new HashMap<>();
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
+        int rows = (int) windows.size(0);
+        // The batch's symbols, row-major, read once for both the teachers and the n-gram lookup.
+        int[] symbols = config.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
         if (config.distillation.enabled()) {
             if (teacher == null) {
                 teacher = Teacher.of(config);
             }
-            int[] symbols = windows.dup('c').data().asInt();
-            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacher.probabilities(symbols, (int) windows.size(0)),
-                    state.parameters.dataType()).reshape(windows.size(0), config.classes()));                // (B, C)
+            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacher.probabilities(symbols, rows),
+                    state.parameters.dataType()).reshape(rows, config.classes()));                              // (B, C)
         }
         for (String mask : graph.dropoutMasks()) {
             placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
@@ -283,11 +285,10 @@ public final class LocalSteps {
         int[] ngramIds = null;
         int[] ngramRows = null;
         double[] ngramMask = null;
-        int rows = (int) windows.size(0);
         if (config.ngrams()) {
             // The rows this batch selects are gathered here and their gradient scattered back
             // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too.
-            CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(windows.dup('c').data().asInt(), rows, config.window,
+            CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(symbols, rows, config.window,
                     config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE));
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();

@@ -26,7 +26,7 @@ public final class Teacher implements AutoCloseable {
         ModelConfig.Distillation distillation = config.distillation;
         if (distillation.teachers.isEmpty()) {
             throw new IllegalArgumentException("model.distillation lists no teachers"
-                    + (distillation.selfTeachers > 0 ? " (self_teachers are trained by langid train and langid pipeline)" : ""));
+                    + (distillation.selfTeachers > 0 ? " (self_teachers are trained by langid train, pipeline and retrain)" : ""));
         }
         return new Teacher(distillation.teachers, config.languages, config.window, distillation.temperature);
     }
