@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The pipeline protocol of bench/NGRAMS.md ("Averaged weights" on): the default `./langid pipeline`
+# (prepare, Spark training on local[*], export, evaluation on the sample's test split) into OUT_DIR
+# with the given settings, then the model on UDHR; prints one line: whole-run seconds, test
+# windows and sentences, UDHR windows and sentences. The pipeline's wall time counts only when
+# nothing else runs on the machine.
+#   bench/pipeline-run.sh OUT_DIR [--set KEY=VALUE ...]
+#   e.g. bench/pipeline-run.sh /tmp/p-kd --set model.distillation.weight=0.5 --set model.seed=7
+# Needs work/udhr/prepared (`./langid prepare -i data/sample/udhr -o work/udhr/prepared`).
+# KEEP_TRAIN=1 keeps OUT_DIR/prepared's training windows (~400 MB; removed otherwise, the test
+# split stays for later evaluations).
+set -euo pipefail
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ $# -ge 1 ] || { echo "usage: bench/pipeline-run.sh OUT_DIR [--set KEY=VALUE ...]" >&2; exit 2; }
+out="$1"; shift
+[ -d "$home/work/udhr/prepared" ] || { echo "pipeline-run: no work/udhr/prepared (./langid prepare -i data/sample/udhr -o work/udhr/prepared)" >&2; exit 1; }
+rm -rf "$out"; mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cd "$home"
+start=$(date +%s)
+./langid pipeline -w "$out" "$@" > "$out/pipeline.log" 2>&1 || { echo "pipeline-run: the pipeline failed; see $out/pipeline.log" >&2; exit 1; }
+seconds=$(( $(date +%s) - start ))
+./langid evaluate -m "$out/registry" --windows work/udhr/prepared/windows --sentences work/udhr/prepared/sentences \
+  -o "$out/udhr" > "$out/udhr.log" 2>&1 || { echo "pipeline-run: the UDHR evaluation failed; see $out/udhr.log" >&2; exit 1; }
+[ "${KEEP_TRAIN:-0}" = 1 ] || rm -rf "$out/prepared/windows/split=train"
+PYTHONPATH="$home/bench" python3 - "$out" "$seconds" <<'PY'
+import os, sys
+import report_tables as rt
+out, seconds = sys.argv[1:]
+def accuracy(report, level):
+    return 100 * rt.by_name(rt.load(f"{out}/{report}/report.json"))["langid"][level]["accuracy"]
+print(f"{os.path.basename(out)}: pipeline {seconds}s test_win {accuracy('report', 'windows'):.2f} "
+      f"test_sent {accuracy('report', 'sentences'):.2f} udhr_win {accuracy('udhr', 'windows'):.2f} "
+      f"udhr_sent {accuracy('udhr', 'sentences'):.2f}")
+PY
