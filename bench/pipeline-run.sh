@@ -28,7 +28,7 @@ import os, sys
 import report_tables as rt
 out, seconds = sys.argv[1:]
 def accuracy(report, level):
-    return 100 * rt.by_name(rt.load(f"{out}/{report}/report.json"))["langid"][level]["accuracy"]
+    return rt.accuracy(f"{out}/{report}/report.json", level)
 print(f"{os.path.basename(out)}: pipeline {seconds}s test_win {accuracy('report', 'windows'):.2f} "
       f"test_sent {accuracy('report', 'sentences'):.2f} udhr_win {accuracy('udhr', 'windows'):.2f} "
       f"udhr_sent {accuracy('udhr', 'sentences'):.2f}")

@@ -18,6 +18,11 @@ def by_name(report):
     return {d["name"]: d for d in report["detectors"]}
 
 
+def accuracy(path, level, detector="langid"):
+    """A detector's overall accuracy, in percent, at a level ("windows" or "sentences") of the report at path."""
+    return 100 * by_name(load(path))[detector][level]["accuracy"]
+
+
 def table(title, level, languages, columns):
     """Prints one table and returns {(header, language or "all"): accuracy} for its cells."""
     counts = [c[1][c[2]][level]["count"] for c in columns if c[2] in c[1] and level in c[1][c[2]]]

@@ -31,7 +31,7 @@ import json, os, sys
 import report_tables as rt
 out, seconds = sys.argv[1:]
 def accuracy(report, level):
-    return 100 * rt.by_name(rt.load(f"{out}/{report}/report.json"))["langid"][level]["accuracy"]
+    return rt.accuracy(f"{out}/{report}/report.json", level)
 metrics = f"{out}/train/metrics.jsonl"
 validation = [json.loads(l).get("validation_accuracy") for l in open(metrics)] if os.path.exists(metrics) else []
 validation = [v for v in validation if v]
