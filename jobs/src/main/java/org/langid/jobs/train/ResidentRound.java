@@ -120,19 +120,21 @@ final class ResidentRound {
         Rows plus(Rows other, int width) {
             int[] a = rows;
             int[] b = other.rows;
-            int[] merged = new int[a.length + b.length];
-            int[] changed = new int[merged.length];
+            // Sized to the union, not to both lists: at a million-row table that is ~1.7M rows a
+            // round, and a copy down to the union was another pass over every array.
+            int union = unionSize(a, b);
+            int[] merged = new int[union];
+            int[] changed = new int[union];
             int arrays = hasMoments() && other.hasMoments() ? 3 : 1;
             float[][] values = new float[3][];
             for (int k = 0; k < 3; k++) {
-                values[k] = new float[k < arrays ? merged.length * width : 0];
+                values[k] = new float[k < arrays ? union * width : 0];
             }
             float[][] left = {parameters.values(), first.values(), second.values()};
             float[][] right = {other.parameters.values(), other.first.values(), other.second.values()};
             int i = 0;
             int j = 0;
-            int n = 0;
-            while (i < a.length || j < b.length) {
+            for (int n = 0; n < union; n++) {
                 boolean fromA = j == b.length || (i < a.length && a[i] <= b[j]);
                 boolean fromB = i == a.length || (j < b.length && b[j] <= a[i]);
                 merged[n] = fromA ? a[i] : b[j];
@@ -154,12 +156,27 @@ final class ResidentRound {
                 if (fromB) {
                     j++;
                 }
-                n++;
             }
-            int length = n * width;
-            return new Rows(Arrays.copyOf(merged, n), new PackedFloats(Arrays.copyOf(values[0], length)),
-                    new PackedFloats(Arrays.copyOf(values[1], arrays == 3 ? length : 0)),
-                    new PackedFloats(Arrays.copyOf(values[2], arrays == 3 ? length : 0)), Arrays.copyOf(changed, n));
+            return new Rows(merged, new PackedFloats(values[0]), new PackedFloats(values[1]), new PackedFloats(values[2]), changed);
+        }
+
+        /** How many distinct rows two ascending row lists hold together. */
+        private static int unionSize(int[] a, int[] b) {
+            int i = 0;
+            int j = 0;
+            int shared = 0;
+            while (i < a.length && j < b.length) {
+                if (a[i] < b[j]) {
+                    i++;
+                } else if (a[i] > b[j]) {
+                    j++;
+                } else {
+                    shared++;
+                    i++;
+                    j++;
+                }
+            }
+            return a.length + b.length - shared;
         }
 
         /** False when only the parameters travel (a table trained by SGD); rows with nothing are either. */
