@@ -13,9 +13,10 @@
 # Options (everything after -- is the langid subcommand and its arguments):
 #   --master URL           spark://HOST:PORT, yarn, k8s://https://HOST:PORT or local[N] (default: $SPARK_MASTER)
 #   --deploy-mode MODE     client | cluster (default client)
-#   --profile FILE         configuration profile (default conf/local.yaml, with --gpu conf/gpu.yaml); only for
-#                          the subcommands that read one (pipeline, prepare, train, retrain). A local file is
-#                          shipped with --files; hdfs://, s3a:// ... are read by the driver where they are;
+#   --profile FILE         configuration profile (default conf/local.yaml, for pipeline conf/pipeline.yaml, with
+#                          --gpu conf/gpu.yaml); only for the subcommands that read one (pipeline, prepare,
+#                          train, retrain). A local file is shipped with --files, with the profiles it is
+#                          written on (base:); hdfs://, s3a:// ... are read by the driver where they are;
 #                          local:///PATH is a file already on the driver (a path inside the k8s image).
 #   --gpu                  one GPU per executor and per task (as train-gpu.sh); needs the CUDA jar
 #                          (./mvnw -Pcuda,cluster -DskipTests package)
@@ -155,6 +156,7 @@ if [ "$takes_profile" = true ]; then
   done
   if [ -z "$profile" ]; then
     profile="$home/conf/local.yaml"
+    [ "$command_name" = pipeline ] && profile="$home/conf/pipeline.yaml"   # as ./langid pipeline
     [ "$gpu" = true ] && profile="$home/conf/gpu.yaml"
   fi
   case "$profile" in
@@ -164,6 +166,15 @@ if [ "$takes_profile" = true ]; then
       [ -f "$profile" ] || fail "profile $profile does not exist"
       profile="$(cd "$(dirname "$profile")" && pwd)/$(basename "$profile")"
       files+=("$profile")
+      # A profile written on another (base: FILE, a name beside it) travels with its bases.
+      layer="$profile"
+      for _ in 1 2 3 4 5 6 7 8; do
+        base="$(sed -n 's/^base:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$layer")"
+        [ -n "$base" ] || break
+        layer="$(dirname "$layer")/$base"
+        [ -f "$layer" ] || fail "profile $profile is written on $layer, which does not exist"
+        files+=("$layer")
+      done
       if [ "$deploy_mode" = client ]; then
         config_args=(--config "$profile")
       else

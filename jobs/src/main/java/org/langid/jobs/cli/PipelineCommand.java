@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * With no arguments it runs on the committed sample corpus.
  */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
-        description = "Run the whole pipeline. Defaults: the committed sample corpus (data/sample/libreoffice), the conf/local.yaml profile, embedded Spark (local[*]) with the Spark trainer, output under work/pipeline.")
+        description = "Run the whole pipeline. Defaults: the committed sample corpus (data/sample/libreoffice), the conf/pipeline.yaml profile (conf/local.yaml with a wider model distilled from one teacher), embedded Spark (local[*]) with the Spark trainer, output under work/pipeline.")
 public final class PipelineCommand implements Callable<Integer> {
 
     @Option(names = {"-i", "--input"}, split = ",", paramLabel = "PATH",
@@ -71,7 +71,8 @@ public final class PipelineCommand implements Callable<Integer> {
         if (!d.enabled()) {
             return "";
         }
-        String from = d.teachers.isEmpty() ? d.selfTeachers + " teachers of its own configuration trained first"
+        String from = d.teachers.isEmpty()
+                ? (d.selfTeachers == 1 ? "1 teacher" : d.selfTeachers + " teachers") + " of its own configuration trained first"
                 : d.teachers.size() + " teacher(s)";
         return String.format(", distilled from %s (weight %s, temperature %s)", from, d.weight, d.temperature);
     }
@@ -89,7 +90,7 @@ public final class PipelineCommand implements Callable<Integer> {
         }
         TrainCommand.requireTrainer(trainer);
         workers.check(trainer);
-        ConfigTree tree = profile.load(new Configuration());
+        ConfigTree tree = profile.load(new Configuration(), ProfileOptions.PIPELINE_PROFILE);
         PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);

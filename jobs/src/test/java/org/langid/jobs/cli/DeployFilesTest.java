@@ -96,13 +96,16 @@ class DeployFilesTest {
             String text = Files.readString(profile);
             ConfigTree tree;
             try {
-                tree = ConfigTree.parse(text, origin);
+                tree = ProfileOptions.read(profile.toString(), new org.apache.hadoop.conf.Configuration());   // with its bases
             } catch (ConfigException e) {
                 problems.add(e.getMessage());
                 continue;
             }
             // ConfigTree binds only the sections asked for, so a misspelt section would go unnoticed there.
             YAML.readTree(text).fieldNames().forEachRemaining(section -> {
+                if (ConfigTree.BASE.equals(section)) {
+                    return;
+                }
                 Class<? extends ValidatedConfig> type = PROFILE_SECTIONS.get(section);
                 if (type == null) {
                     problems.add(origin + ": unknown section '" + section + "' (known: " + new TreeSet<>(PROFILE_SECTIONS.keySet()) + ")");
@@ -381,6 +384,20 @@ class DeployFilesTest {
         assertEquals(0, prepare.exitCode(), prepare.err());
         assertEquals("local[*]", prepare.valueOf("--master"));
         assertTrue(Files.isSameFile(CONF.resolve("local.yaml"), Path.of(prepare.after(cpuJar.toString()).get(2))), prepare.arguments().toString());
+    }
+
+    @Test
+    void submitShipsThePipelinesProfileWithTheProfileItIsWrittenOn() throws IOException, InterruptedException {
+        Path cpuJar = jarHolding("org/nd4j/linalg/cpu/nativecpu/CpuBackend.class");
+        Submission pipeline = submit("submit.sh", Map.of("LANGID_JAR", cpuJar.toString()), "--master", "yarn", "--deploy-mode", "cluster",
+                "--", "pipeline", "-i", "hdfs:///corpus");
+        assertEquals(0, pipeline.exitCode(), pipeline.err());
+        // YARN puts --files in the driver's working directory, so the base resolves there by its name.
+        List<String> shipped = List.of(pipeline.valueOf("--files").split(","));
+        assertEquals(2, shipped.size(), shipped.toString());
+        assertTrue(Files.isSameFile(CONF.resolve("pipeline.yaml"), Path.of(shipped.get(0))), shipped.toString());
+        assertTrue(Files.isSameFile(CONF.resolve("local.yaml"), Path.of(shipped.get(1))), shipped.toString());
+        assertEquals(List.of("pipeline", "--config", "pipeline.yaml", "-i", "hdfs:///corpus"), pipeline.after(cpuJar.toString()));
     }
 
     @Test

@@ -54,6 +54,45 @@ public final class ConfigTree {
         }
     }
 
+    /** The key that names a profile's base: another profile whose settings this one changes. */
+    public static final String BASE = "base";
+
+    /** The profile this one is written on top of ({@code base: local.yaml}), as written, or null. */
+    public String base() {
+        JsonNode base = root.get(BASE);
+        if (base == null || base.isNull()) {
+            return null;
+        }
+        if (!base.isTextual() || base.asText().isBlank()) {
+            throw new ConfigException(origin + ": '" + BASE + "' must name a profile file, found " + base);
+        }
+        return base.asText();
+    }
+
+    /**
+     * This profile written over {@code base}: every key this one sets replaces the base's (mappings
+     * merged key by key, lists and values replaced whole); the rest is the base's.
+     */
+    public ConfigTree over(ConfigTree base) {
+        ObjectNode merged = base.root.deepCopy();
+        merged.remove(BASE);
+        ObjectNode own = root.deepCopy();
+        own.remove(BASE);
+        merge(merged, own);
+        return new ConfigTree(origin + " (on " + base.origin + ")", merged);
+    }
+
+    private static void merge(ObjectNode into, ObjectNode from) {
+        from.fields().forEachRemaining(field -> {
+            JsonNode existing = into.get(field.getKey());
+            if (existing != null && existing.isObject() && field.getValue().isObject()) {
+                merge((ObjectNode) existing, (ObjectNode) field.getValue());
+            } else {
+                into.set(field.getKey(), field.getValue());
+            }
+        });
+    }
+
     /**
      * Applies overrides of the form {@code section.key.subkey=value}; the value is read as a
      * YAML scalar or flow collection ({@code 4}, {@code true}, {@code [en, de]}).

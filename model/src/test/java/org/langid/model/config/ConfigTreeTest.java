@@ -55,4 +55,21 @@ class ConfigTreeTest {
             assertTrue(!message.contains("\n"), "one line: " + message);
         }
     }
+    @Test
+    void aProfileWrittenOverItsBaseChangesOnlyWhatItSets() {
+        ConfigTree base = ConfigTree.parse("sample:\n  window_length: 8\n  languages: [en, de, fr]\n  inner:\n    rate: 0.25\n", "base.yaml");
+        ConfigTree own = ConfigTree.parse("base: base.yaml\nsample:\n  languages: [sv]\n  inner: {}\n", "own.yaml");
+        assertEquals("base.yaml", own.base());
+        assertEquals(null, base.base());
+        Sample merged = own.over(base).section("sample", Sample.class);
+        assertEquals(8, merged.windowLength, "a key the profile leaves out is the base's");
+        assertEquals(List.of("sv"), merged.languages, "a list is replaced whole, not merged");
+        assertEquals(0.25, merged.inner.rate, "mappings merge key by key");
+        assertEquals(null, own.over(base).base(), "the merged profile names no base");
+        // Overrides still come last.
+        assertEquals(4, own.over(base).withOverrides(List.of("sample.window_length=4")).section("sample", Sample.class).windowLength);
+
+        ConfigException notAName = assertThrows(ConfigException.class, () -> ConfigTree.parse("base: [a, b]\n", "p.yaml").base());
+        assertTrue(notAName.getMessage().startsWith("p.yaml: 'base' must name a profile file"), notAName.getMessage());
+    }
 }
