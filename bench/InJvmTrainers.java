@@ -1,5 +1,3 @@
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.cli.ProfileOptions;
 import org.langid.jobs.train.WindowsReader;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
@@ -30,7 +29,7 @@ public class InJvmTrainers {
         int threads = Integer.parseInt(args[0]);
         double seconds = Double.parseDouble(args[1]);
         int batch = Integer.parseInt(args[2]);
-        ConfigTree tree = ConfigTree.parse(Files.readString(Path.of(args[3])), args[3])
+        ConfigTree tree = ProfileOptions.read(args[3], new org.apache.hadoop.conf.Configuration())   // over its base, if any
                 .withOverrides(Arrays.asList(args).subList(5, args.length));
         ModelConfig config = tree.section("model", ModelConfig.class);
         NativeThreads.limit(1);   // one native thread per trainer, as each Spark worker has

@@ -46,8 +46,8 @@ public final class ProfileOptions {
         return overrides.isEmpty() ? tree : tree.withOverrides(overrides);
     }
 
-    /** A profile file, written over its bases. */
-    static ConfigTree read(String file, Configuration hadoop) {
+    /** A profile file (any Hadoop path), written over its bases. */
+    public static ConfigTree read(String file, Configuration hadoop) {
         Set<String> seen = new LinkedHashSet<>();
         ConfigTree tree = parse(file, hadoop);
         seen.add(file);

@@ -73,14 +73,4 @@ class ProfileOptionsTest {
         assertEquals(ConfigTree.toJson(local.section("prepare", PrepareConfig.class)), ConfigTree.toJson(pipeline.section("prepare", PrepareConfig.class)));
         assertEquals(ConfigTree.toJson(local.section("train", TrainConfig.class)), ConfigTree.toJson(pipeline.section("train", TrainConfig.class)));
     }
-    /** GPU workers train local.yaml's model with local.yaml's recipe; only their batches are larger. */
-    @Test
-    void theGpuProfileTrainsTheLocalModel() {
-        ConfigTree local = ProfileOptions.read(CONF.resolve("local.yaml").toString(), HADOOP);
-        ConfigTree gpu = ProfileOptions.read(CONF.resolve("gpu.yaml").toString(), HADOOP);
-        assertEquals(ConfigTree.toJson(local.section("model", ModelConfig.class)), ConfigTree.toJson(gpu.section("model", ModelConfig.class)));
-        TrainConfig train = gpu.section("train", TrainConfig.class);
-        assertEquals(4096, train.batchSize);
-        assertEquals(local.section("train", TrainConfig.class).emaSpan, train.emaSpan);
-    }
 }

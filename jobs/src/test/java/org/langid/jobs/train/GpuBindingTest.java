@@ -16,6 +16,7 @@ import java.util.OptionalInt;
 import org.apache.spark.resource.ResourceInformation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.langid.jobs.cli.ProfileOptions;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;
@@ -69,11 +70,11 @@ class GpuBindingTest {
 
     @Test
     void theGpuProfileAndSubmitScriptAreConsistent() throws IOException {
-        Path profile = Path.of("..", "conf", "gpu.yaml");
-        ConfigTree tree = ConfigTree.parse(Files.readString(profile), profile.toString());
+        org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+        ConfigTree tree = ProfileOptions.read(Path.of("..", "conf", "gpu.yaml").toString(), hadoop);   // over its base
         ModelConfig model = tree.section("model", ModelConfig.class);
         TrainConfig train = tree.section("train", TrainConfig.class);
-        assertEquals(ConfigTree.toJson(ConfigTree.parse(Files.readString(Path.of("..", "conf", "local.yaml")), "local")
+        assertEquals(ConfigTree.toJson(ProfileOptions.read(Path.of("..", "conf", "local.yaml").toString(), hadoop)
                 .section("model", ModelConfig.class)), ConfigTree.toJson(model), "the GPU profile trains the same model");
         assertTrue(train.batchSize >= 1024);
         // train-gpu.sh is submit.sh --gpu, which holds the settings (DeployFilesTest runs both).
