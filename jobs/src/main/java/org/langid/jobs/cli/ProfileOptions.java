@@ -48,19 +48,17 @@ public final class ProfileOptions {
 
     /** A profile file (any Hadoop path), written over its bases. */
     public static ConfigTree read(String file, Configuration hadoop) {
+        List<ConfigTree> layers = new ArrayList<>();   // the file first, its root base last
         Set<String> seen = new LinkedHashSet<>();
-        ConfigTree tree = parse(file, hadoop);
-        seen.add(file);
-        List<ConfigTree> layers = new ArrayList<>(List.of(tree));
-        String current = file;
-        for (String base = tree.base(); base != null; base = layers.get(layers.size() - 1).base()) {
-            String resolved = new Path(new Path(current).getParent(), base).toString();
-            if (!seen.add(resolved) || seen.size() > MAX_BASES) {
+        for (String current = file; current != null; ) {
+            if (!seen.add(current) || seen.size() > MAX_BASES) {
                 throw new ConfigException(file + ": its bases form a loop or are nested too deep: " + String.join(" -> ", seen)
-                        + " -> " + resolved);
+                        + " -> " + current);
             }
-            layers.add(parse(resolved, hadoop));
-            current = resolved;
+            ConfigTree layer = parse(current, hadoop);
+            layers.add(layer);
+            String base = layer.base();
+            current = base == null ? null : new Path(new Path(current).getParent(), base).toString();
         }
         ConfigTree merged = layers.get(layers.size() - 1);
         for (int i = layers.size() - 2; i >= 0; i--) {
