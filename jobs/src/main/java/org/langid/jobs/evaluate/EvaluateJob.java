@@ -71,8 +71,15 @@ public final class EvaluateJob {
                                  List<Candidate> candidates, List<Unavailable> unavailable) {
         List<String> languages = detector.languages();
         int window = detector.manifest().window();
-        LabelledWindows windows = data.windowsPath() == null ? null
-                : sample(WindowsReader.readPath(spark, data.windowsPath(), languages, window), data.maxWindows());
+        WindowsReader.WithSentences read = data.windowsPath() == null ? null
+                : sample(WindowsReader.readPathWithSentences(spark, data.windowsPath(), languages, window), data.maxWindows());
+        LabelledWindows windows = read == null ? null : read.windows();
+        // A sentence's windows overlap, so they are compared together (PairedBootstrap).
+        PairedBootstrap.Clusters windowClusters = read == null || read.sentenceIds() == null ? null
+                : PairedBootstrap.clustersOf(windows.labels(), read.sentenceIds());
+        if (read != null && windowClusters == null) {
+            LOG.warn("{}: no sentence_id column; the windows' differences between detectors get no interval", data.windowsPath());
+        }
         LabelledSentences sentences = data.sentencesPath() == null ? null
                 : readSentences(spark, data.sentencesPath(), languages, data.maxSentences());
 
@@ -96,7 +103,10 @@ public final class EvaluateJob {
         }
         languages.forEach(report.putArray("languages")::add);
         ArrayNode detectors = report.putArray("detectors");
+        int[] firstWindows = null;
+        int[] firstSentences = null;
         for (Candidate candidate : candidates) {
+            boolean first = candidate == candidates.get(0);
             ObjectNode entry = detectors.addObject();
             entry.put("name", candidate.name());
             entry.put("description", candidate.description());
@@ -110,7 +120,14 @@ public final class EvaluateJob {
                 int[] predicted = candidate.predictWindows(windows.symbols(), window);
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(windows.labels(), predicted, i -> windowText(windows, i));
-                entry.set("windows", scores.toJson(seconds));
+                ObjectNode windowScores = scores.toJson(seconds);
+                if (first) {
+                    firstWindows = predicted;
+                } else if (windowClusters != null) {
+                    windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
+                            .toJson(candidates.get(0).name(), "sentence"));
+                }
+                entry.set("windows", windowScores);
             }
             if (sentences != null) {
                 LOG.info("{}: {} sentences", candidate.name(), sentences.texts().size());
@@ -119,7 +136,14 @@ public final class EvaluateJob {
                 int[] predicted = candidate.predictSentences(sentences.texts());
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
-                entry.set("sentences", scores.toJson(seconds));
+                ObjectNode sentenceScores = scores.toJson(seconds);
+                if (first) {
+                    firstSentences = predicted;
+                } else if (!sentences.texts().isEmpty()) {
+                    sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
+                            .toJson(candidates.get(0).name(), "item"));
+                }
+                entry.set("sentences", sentenceScores);
             }
         }
         if (!unavailable.isEmpty()) {
@@ -181,6 +205,15 @@ public final class EvaluateJob {
             out.printf(Locale.ROOT, "  %-8s", "all");
             scored.forEach(d -> out.printf(Locale.ROOT, percent, 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+            for (JsonNode d : scored) {
+                JsonNode lead = d.get(level).path("model_lead");
+                if (lead.isObject()) {
+                    out.printf(Locale.ROOT, "  %s - %s: %+.2f points (95%% interval %+.2f to %+.2f over %d sentences)%n",
+                            lead.get("model").asText(), d.get("name").asText(), 100 * lead.get("accuracy_difference").asDouble(),
+                            100 * lead.get("interval_95").get(0).asDouble(), 100 * lead.get("interval_95").get(1).asDouble(),
+                            lead.get("clusters").asLong());
+                }
+            }
             JsonNode errors = scored.get(0).get(level).path("errors");
             if (errors.isArray() && !errors.isEmpty()) {
                 StringBuilder line = new StringBuilder("  commonest errors (" + scored.get(0).get("name").asText() + "):");
@@ -207,6 +240,22 @@ public final class EvaluateJob {
             return windows;
         }
         return windows.select(sampleIndices(windows.size(), max, 0), 0, max);
+    }
+
+    /** The same sample, with the chosen windows' sentence ids. */
+    static WindowsReader.WithSentences sample(WindowsReader.WithSentences read, int max) {
+        LabelledWindows windows = read.windows();
+        if (max <= 0 || windows.size() <= max) {
+            return read;
+        }
+        int[] chosen = sampleIndices(windows.size(), max, 0);
+        long[] ids = read.sentenceIds() == null ? null : new long[max];
+        if (ids != null) {
+            for (int i = 0; i < max; i++) {
+                ids[i] = read.sentenceIds()[chosen[i]];
+            }
+        }
+        return new WindowsReader.WithSentences(windows.select(chosen, 0, max), ids);
     }
 
     /** {@code max} of the indices [0, n), a seeded random choice (one stream per {@code purpose}), in ascending order: prepare's order is kept. */

@@ -80,6 +80,7 @@ public final class EvaluationHtml {
                 .append("</title>\n<style>\n").append(STYLE).append("</style>\n</head>\n<body>\n");
         header(html, report);
         summary(html, report.path("detectors"));
+        leads(html, report.path("detectors"));
         unavailable(html, report.path("unavailable"));
         perLanguage(html, report.path("detectors"), report.path("languages"));
         training(html, report.path("training"));
@@ -149,6 +150,46 @@ public final class EvaluationHtml {
             differenceRow(html, detectors.get(0), detectors.get(1), anySentences);
         }
         html.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    /**
+     * The model's lead over each peer with its 95% interval (report.json's {@code model_lead}):
+     * whether a difference in the summary is more than the test data's own spread.
+     */
+    private static void leads(StringBuilder html, JsonNode detectors) {
+        List<JsonNode> peers = new ArrayList<>();
+        for (int i = 1; i < detectors.size(); i++) {
+            JsonNode peer = detectors.get(i);
+            if (peer.path("windows").path("model_lead").isObject() || peer.path("sentences").path("model_lead").isObject()) {
+                peers.add(peer);
+            }
+        }
+        if (peers.isEmpty()) {
+            return;
+        }
+        html.append("<section>\n<h2>The model against each peer</h2>\n<table class=\"summary\">\n<thead><tr><th>Peer</th>")
+                .append("<th>Windows: model − peer</th><th>Sentences: model − peer</th></tr></thead>\n<tbody>\n");
+        for (JsonNode peer : peers) {
+            html.append("<tr><td><strong>").append(escape(text(peer.path("name")))).append("</strong></td>");
+            for (String level : LEVELS) {
+                html.append(cell(lead(peer.path(level).path("model_lead"))));
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n<p class=\"note\">Accuracy points the model is ahead (negative: behind) on the same")
+                .append(" items, and in brackets the 95% interval of that difference from a paired bootstrap over sentences")
+                .append(" (1,000 resamples; a sentence's windows overlap and are resampled together). An interval that")
+                .append(" holds 0 is a difference this test data cannot tell from chance.</p>\n</section>\n");
+    }
+
+    private static String lead(JsonNode lead) {
+        if (!lead.isObject()) {
+            return MISSING;
+        }
+        JsonNode interval = lead.path("interval_95");
+        return format("%+.2f pt", 100 * number(lead.path("accuracy_difference")))
+                + format(" (%+.2f to %+.2f; %,d sentences)", 100 * number(interval.path(0)), 100 * number(interval.path(1)),
+                lead.path("clusters").asLong());
     }
 
     /** Peers asked for that could not run: said on the page, so a missing column is never a silent one. */

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.langid.text.Vocabulary;
@@ -31,19 +32,58 @@ public final class WindowsReader {
 
     /** Windows in the Parquet file or directory {@code path} (data-schemas/windows.parquet.txt). */
     public static LabelledWindows readPath(SparkSession spark, String path, List<String> languages, int windowLength) {
-        var rows = spark.read().parquet(path).select("language", "window");
+        return read(spark.read().parquet(path).select("language", "window"), path, languages, windowLength, false).windows();
+    }
+
+    /** Windows and, for each, the id of the sentence prepare cut it from (its row's {@code sentence_id}); null ids if unknown. */
+    public record WithSentences(LabelledWindows windows, long[] sentenceIds) {
+    }
+
+    /**
+     * As {@link #readPath}, with each window's sentence id, or null ids when the Parquet has no
+     * {@code sentence_id} column (windows written by something other than prepare).
+     */
+    public static WithSentences readPathWithSentences(SparkSession spark, String path, List<String> languages, int windowLength) {
+        Dataset<Row> all = spark.read().parquet(path);
+        boolean hasIds = Arrays.asList(all.columns()).contains("sentence_id");
+        Dataset<Row> rows = hasIds ? all.select("language", "window", "sentence_id") : all.select("language", "window");
+        return read(rows, path, languages, windowLength, hasIds);
+    }
+
+    private static WithSentences read(Dataset<Row> rows, String path, List<String> languages, int windowLength, boolean withIds) {
         long count = rows.count();
         if (count > Integer.MAX_VALUE / windowLength) {
             throw new IllegalArgumentException(path + " has " + count + " windows, more than one JVM array holds; cap them with prepare.max_windows_per_language");
         }
         Map<String, Long> skipped = new TreeMap<>();
+        Iterator<Row> source = rows.toLocalIterator();
+        long[] ids = withIds ? new long[(int) count] : null;
+        int[] kept = {0};
+        Iterator<Row> recording = !withIds ? source : new Iterator<>() {
+            // encode keeps exactly the rows of the model's languages, in order: their ids are taken as they pass.
+            private final java.util.Set<String> predicted = new java.util.HashSet<>(languages);
+
+            @Override
+            public boolean hasNext() {
+                return source.hasNext();
+            }
+
+            @Override
+            public Row next() {
+                Row row = source.next();
+                if (predicted.contains(row.getString(0))) {
+                    ids[kept[0]++] = row.getLong(2);
+                }
+                return row;
+            }
+        };
         // Sized from the count: the full corpus's 13.3M training windows are ~270 MB here, and a
         // growing buffer's doubling and final copy took ~2.5x that, more than spark-submit's 1g driver.
-        LabelledWindows windows = encode(rows.toLocalIterator(), languages, windowLength, path, skipped, (int) count);
+        LabelledWindows windows = encode(recording, languages, windowLength, path, skipped, (int) count);
         if (!skipped.isEmpty()) {
             LOG.warn("{}: skipped windows of languages the model does not predict: {}", path, skipped);
         }
-        return windows;
+        return new WithSentences(windows, withIds ? Arrays.copyOf(ids, kept[0]) : null);
     }
 
     /**

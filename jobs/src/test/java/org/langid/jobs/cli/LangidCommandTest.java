@@ -249,6 +249,20 @@ class LangidCommandTest {
         assertTrue(ours.path("windows").path("accuracy").asDouble() > 0.75, ours.toString());
         assertEquals(List.of("en", "sv", "und"), json.convertValue(lingua.path("windows").path("predicted_labels"), List.class));
         assertTrue(ours.path("sentences").path("count").asLong() > 0, "sentences are scored too");
+        // How far the model is ahead of each peer, with an interval over the test split's sentences.
+        var lead = lingua.path("windows").path("model_lead");
+        double difference = ours.path("windows").path("accuracy").asDouble() - lingua.path("windows").path("accuracy").asDouble();
+        assertEquals(difference, lead.path("accuracy_difference").asDouble(), 1e-12, lead.toString());
+        assertTrue(lead.path("interval_95").get(0).asDouble() <= difference && difference <= lead.path("interval_95").get(1).asDouble());
+        assertTrue(lead.path("interval_95").get(0).asDouble() < lead.path("interval_95").get(1).asDouble(), "the sample's spread: " + lead);
+        long testSentencesWithWindows = org.langid.jobs.SparkTestSession.get().read().parquet(prepared + "/windows/split=test")
+                .select("language", "sentence_id").distinct().count();
+        assertEquals(testSentencesWithWindows, lead.path("clusters").asLong(), "a sentence's windows are resampled together");
+        assertEquals("sentence", lead.path("clustered_by").asText());
+        assertEquals(ours.path("sentences").path("count").asLong(), lingua.path("sentences").path("model_lead").path("clusters").asLong());
+        assertTrue(ours.path("windows").path("model_lead").isMissingNode(), "the model does not lead itself");
+        assertTrue(evaluated.contains(String.format(java.util.Locale.ROOT, "langid - lingua-1.2.2: %+.2f points (95%% interval ",
+                100 * difference)), evaluated);
         assertTrue(Files.readString(reportDir.resolve("report.html")).startsWith("<!DOCTYPE html>"));
         // This small model misreads some windows (about one in ten), and the report shows which.
         assertTrue(ours.path("windows").path("correct").asLong() < testWindows);

@@ -28,6 +28,9 @@ class EvaluationHtmlTest {
         String[] withDeclined = {"en", "de", "fr", "und"};
         lingua.set("windows", level(0.8, new int[][] {{30, 5, 0, 5}, {0, 34, 0, 6}, {0, 0, 0, 0}}, withDeclined));
         lingua.set("sentences", level(0.85, new int[][] {{8, 1, 0, 1}, {0, 9, 0, 1}, {0, 0, 0, 0}}, withDeclined));
+        ObjectNode lead = ((ObjectNode) lingua.get("windows")).putObject("model_lead").put("model", "langid")
+                .put("accuracy_difference", 0.075).put("clusters", 12).put("clustered_by", "sentence").put("resamples", 1000);
+        lead.putArray("interval_95").add(-0.0125).add(0.15);
         ArrayNode records = report.putObject("training").put("source", "models/v1/metrics.jsonl").putArray("records");
         records.addObject().put("kind", "round").put("epoch", 1).put("round", 1).put("step", 20).put("loss", 2.01)
                 .put("samples_per_second", 2500).put("wall_seconds", 2.0);
@@ -47,6 +50,9 @@ class EvaluationHtmlTest {
         assertEquals(1, occurrences(html, "<svg class=\"training-chart\""));
         assertTrue(html.contains("87.5%") && html.contains("80.0%"), "window accuracies as percentages");
         assertTrue(html.contains("+7.5 pt"), "langid minus lingua window accuracy");
+        assertTrue(html.contains("<h2>The model against each peer</h2>"));
+        assertTrue(html.contains("<td>+7.50 pt (-1.25 to +15.00; 12 sentences)</td><td>–</td>"),
+                "the windows' lead with its interval; the sentences have none in this report");
         assertTrue(html.contains("true en, predicted de: 5 of 40 (12.5%)"), "cells are shares of their row");
         assertTrue(html.contains("true fr, predicted fr: 0 of 0 (–)"), "an empty row has no share");
 
@@ -76,6 +82,7 @@ class EvaluationHtmlTest {
         assertFalse(html.contains("<h3>Sentences</h3>"));
         assertFalse(html.contains("Sentence accuracy"));
         assertFalse(html.contains("class=\"difference\""), "no difference row for a single detector");
+        assertFalse(html.contains("The model against each peer"), "nor a peer to lead");
         assertFalse(html.contains("NaN"));
         assertTrue(html.endsWith("</html>\n"));
     }
