@@ -123,7 +123,7 @@ public final class EvaluateJob {
                 ObjectNode windowScores = scores.toJson(seconds);
                 if (first) {
                     firstWindows = predicted;
-                } else if (windowClusters != null) {
+                } else if (windowClusters != null && windows.size() > 0) {
                     windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
                             .toJson(candidates.get(0).name(), "sentence"));
                 }
