@@ -4,7 +4,8 @@
     rt.table("UDHR", "windows", languages, [("model", detectors, "langid"), ...])
 
 A column is (header, the report's detectors by name, a detector's name); a detector the report
-lacks is shown as "–". Each language's cell is its recall, the last row the overall accuracy.
+lacks is shown as "–". Each language's cell is its recall, the last row the overall accuracy;
+under the table, the model's lead over each peer column with its 95% interval (`model_lead`).
 """
 import json
 
@@ -41,6 +42,12 @@ def table(title, level, languages, columns):
             values[(header, language)] = value
             cells.append(f"{100 * value:.1f}%" if language != "all" else f"**{100 * value:.2f}%**")
         print(f"| {'**all**' if language == 'all' else language} | " + " | ".join(cells) + " |")
+    for header, detectors, name in columns:
+        lead = detectors.get(name, {}).get(level, {}).get("model_lead")
+        if lead:
+            low, high = lead["interval_95"]
+            print(f"\n{lead['model']} − {header}: {100 * lead['accuracy_difference']:+.2f} points"
+                  f" (95% interval {100 * low:+.2f} to {100 * high:+.2f} over {lead['clusters']:,} sentences)")
     return values
 
 
