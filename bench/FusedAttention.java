@@ -133,13 +133,18 @@ public class FusedAttention {
                 pi.intoArray(pa, i * T);
                 put(pi, p, b, i);
             }
-            for (int i = 0; i < T; i++) {
-                FloatVector acc = FloatVector.zero(S);
-                for (int j = 0; j < T; j++) {
-                    acc = row(v, b, j).fma(FloatVector.broadcast(S, pa[i * T + j]), acc);
-                }
-                put(acc, o, b, i);
+            product(pa, false, v, b, o);
+        }
+    }
+
+    /** Block b of {@code out} = op(a) · block b of {@code right}, where op(a)[i][j] is a[i·T + j], or a[j·T + i] if transposed. */
+    static void product(float[] a, boolean transposed, ByteBuffer right, int b, ByteBuffer out) {
+        for (int i = 0; i < T; i++) {
+            FloatVector acc = FloatVector.zero(S);
+            for (int j = 0; j < T; j++) {
+                acc = row(right, b, j).fma(FloatVector.broadcast(S, a[transposed ? j * T + i : i * T + j]), acc);
             }
+            put(acc, out, b, i);
         }
     }
 
@@ -152,13 +157,7 @@ public class FusedAttention {
             load(dO, b, doa);
             load(v, b, va);
             transpose(va, vt);
-            for (int j = 0; j < T; j++) {
-                FloatVector acc = FloatVector.zero(S);
-                for (int i = 0; i < T; i++) {
-                    acc = FloatVector.fromArray(S, doa, i * T).fma(FloatVector.broadcast(S, pa[i * T + j]), acc);
-                }
-                put(acc, dV, b, j);
-            }
+            product(pa, true, dO, b, dV);
             for (int i = 0; i < T; i++) {
                 FloatVector dp = FloatVector.zero(S);
                 for (int c = 0; c < T; c++) {
@@ -167,20 +166,8 @@ public class FusedAttention {
                 FloatVector pi = FloatVector.fromArray(S, pa, i * T);
                 pi.mul(dp.sub(dp.mul(pi).reduceLanes(VectorOperators.ADD))).mul(scale).intoArray(ds, i * T);
             }
-            for (int i = 0; i < T; i++) {
-                FloatVector acc = FloatVector.zero(S);
-                for (int j = 0; j < T; j++) {
-                    acc = row(k, b, j).fma(FloatVector.broadcast(S, ds[i * T + j]), acc);
-                }
-                put(acc, dQ, b, i);
-            }
-            for (int j = 0; j < T; j++) {
-                FloatVector acc = FloatVector.zero(S);
-                for (int i = 0; i < T; i++) {
-                    acc = row(q, b, i).fma(FloatVector.broadcast(S, ds[i * T + j]), acc);
-                }
-                put(acc, dK, b, j);
-            }
+            product(ds, false, k, b, dQ);
+            product(ds, true, q, b, dK);
         }
     }
 }
