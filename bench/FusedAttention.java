@@ -25,6 +25,7 @@ public class FusedAttention {
     static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     static final int T = 16;
 
+    /** One libnd4j op by name (FusedLinear.java's twin: a single-file program cannot import another). */
     static void exec(String name, INDArray[] in, INDArray[] out, int... iargs) {
         DynamicCustomOp.DynamicCustomOpsBuilder op = DynamicCustomOp.builder(name).addInputs(in).addOutputs(out);
         if (iargs.length > 0) {
