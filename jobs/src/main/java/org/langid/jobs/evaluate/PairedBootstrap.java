@@ -9,8 +9,9 @@ import java.util.SplittableRandom;
  * How far one detector's accuracy is ahead of another's on the same items, and how sure that
  * is: a paired bootstrap that resamples whole clusters of items. A sentence's windows overlap
  * (stride 1: a sentence of n characters gives n − 15 windows that share most of their text), so
- * they are right or wrong together; resampling windows one by one would give an interval several
- * times too narrow. Clusters are sentences for windows and single items for sentences.
+ * they are right or wrong together; resampling windows one by one gives too narrow an interval
+ * (about half the width on the sample's test split). Clusters are sentences for windows and
+ * single items for sentences.
  */
 public final class PairedBootstrap {
 
