@@ -71,13 +71,17 @@ public final class EvaluateJob {
                                  List<Candidate> candidates, List<Unavailable> unavailable) {
         List<String> languages = detector.languages();
         int window = detector.manifest().window();
+        // Sentence ids only when there is a peer to compare with: a sentence's windows overlap, so
+        // they are compared together (PairedBootstrap).
+        boolean compared = candidates.size() > 1;
         WindowsReader.WithSentences read = data.windowsPath() == null ? null
-                : sample(WindowsReader.readPathWithSentences(spark, data.windowsPath(), languages, window), data.maxWindows());
+                : sample(compared ? WindowsReader.readPathWithSentences(spark, data.windowsPath(), languages, window)
+                        : new WindowsReader.WithSentences(WindowsReader.readPath(spark, data.windowsPath(), languages, window), null),
+                        data.maxWindows());
         LabelledWindows windows = read == null ? null : read.windows();
-        // A sentence's windows overlap, so they are compared together (PairedBootstrap).
         PairedBootstrap.Clusters windowClusters = read == null || read.sentenceIds() == null ? null
                 : PairedBootstrap.clustersOf(windows.labels(), read.sentenceIds());
-        if (read != null && windowClusters == null) {
+        if (compared && read != null && windowClusters == null) {
             LOG.warn("{}: no sentence_id column; the windows' differences between detectors get no interval", data.windowsPath());
         }
         LabelledSentences sentences = data.sentencesPath() == null ? null
@@ -236,13 +240,10 @@ public final class EvaluateJob {
 
     /** At most {@code max} of the windows, the seeded sample evaluate scores (0: all). */
     public static LabelledWindows sample(LabelledWindows windows, int max) {
-        if (max <= 0 || windows.size() <= max) {
-            return windows;
-        }
-        return windows.select(sampleIndices(windows.size(), max, 0), 0, max);
+        return sample(new WindowsReader.WithSentences(windows, null), max).windows();
     }
 
-    /** The same sample, with the chosen windows' sentence ids. */
+    /** The same sample, with the chosen windows' sentence ids (if known). */
     static WindowsReader.WithSentences sample(WindowsReader.WithSentences read, int max) {
         LabelledWindows windows = read.windows();
         if (max <= 0 || windows.size() <= max) {

@@ -101,28 +101,13 @@ public final class PairedBootstrap {
 
     /** Items of the same (language, sentence id) as one cluster each: an id need only be unique within its language. */
     public static Clusters clustersOf(int[] languages, long[] sentenceIds) {
-        java.util.Map<Long, Integer>[] seen = newMaps(languages);
+        record Sentence(int language, long id) {
+        }
+        java.util.Map<Sentence, Integer> seen = new java.util.HashMap<>();
         int[] out = new int[languages.length];
-        int next = 0;
         for (int i = 0; i < languages.length; i++) {
-            Integer c = seen[languages[i]].get(sentenceIds[i]);
-            if (c == null) {
-                c = next++;
-                seen[languages[i]].put(sentenceIds[i], c);
-            }
-            out[i] = c;
+            out[i] = seen.computeIfAbsent(new Sentence(languages[i], sentenceIds[i]), sentence -> seen.size());
         }
-        return new Clusters(out, next);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static java.util.Map<Long, Integer>[] newMaps(int[] languages) {
-        int max = 0;
-        for (int language : languages) {
-            max = Math.max(max, language);
-        }
-        java.util.Map<Long, Integer>[] maps = new java.util.Map[max + 1];
-        Arrays.setAll(maps, i -> new java.util.HashMap<>());
-        return maps;
+        return new Clusters(out, seen.size());
     }
 }
