@@ -7,6 +7,10 @@
 # SWITCH=products compares, within replayed steps, every call on libnd4j's own op
 # (-Dlangid.step_kernels=false) against the replacements: fused layer norms, the attention's
 # products and permutes on the JDK's vector API, sums as oneDNN products (bench/PROFILE.md).
+# SWITCH=attention compares each attention core as separate calls
+# (-Dlangid.step_replay.attention_fusion=false) against one fused pass per block, forward and
+# backward (AttentionFusion), with two more rows at batch 1024: the profile's model and the
+# pipeline's width (d 128, heads of 32).
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail
@@ -19,6 +23,7 @@ issue14=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set m
 "$home/langid" bench train --batch 256 --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
 property=langid.step_replay; header=("session/s" "replay/s")
 [ "${SWITCH:-replay}" = products ] && { property=langid.step_kernels; header=("libnd4j/s" "replaced/s"); }
+[ "${SWITCH:-replay}" = attention ] && { property=langid.step_replay.attention_fusion; header=("separate/s" "fused/s"); }
 rate() {   # rate true|false ARGS...
   local on="$1"; shift
   LANGID_JAVA_OPTS="${LANGID_JAVA_OPTS:-} -D$property=$on" OMP_NUM_THREADS=1 \
@@ -36,3 +41,7 @@ row "profile's, the prepared windows" 256 -i "$prepared"
 row "profile's, the prepared windows" 32 -i "$prepared"
 row "issue 14's (no n-grams), random" 256 "${issue14[@]}"
 row "issue 14's (no n-grams), random" 1024 "${issue14[@]}"
+if [ "${SWITCH:-replay}" = attention ]; then
+  row "profile's, the prepared windows" 1024 -i "$prepared"
+  row "pipeline's width (d 128), prepared" 1024 -i "$prepared" --set model.d_model=128 --set model.ffn=256
+fi

@@ -274,6 +274,9 @@ final class StepReplay {
                 if (Boolean.parseBoolean(System.getProperty(HeadLayouts.PROPERTY, "true"))) {
                     planned = HeadLayouts.fold(planned, results.values(), retired);
                 }
+                if (Boolean.parseBoolean(System.getProperty(AttentionFusion.PROPERTY, "true"))) {
+                    planned = AttentionFusion.fuse(planned, results.values(), retired);
+                }
             }
             if (Boolean.getBoolean("langid.step_replay.dump")) {
                 dump(planned);

@@ -13,8 +13,8 @@ import org.nd4j.linalg.api.ops.OpContext;
  * that split and join its heads. For rank > 2 libnd4j runs its own scalar loop (oneDNN takes only
  * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. {@link StepReplay} swaps a recorded call for one
  * of these when the arrays allow (float, dense, C order, the shapes these take); any other call
- * stays native. The same switch and vector width govern {@link LayerNormFusion} and
- * {@link HeadLayouts}, which build on these.
+ * stays native. The same switch and vector width govern {@link LayerNormFusion},
+ * {@link HeadLayouts} and {@link AttentionFusion}, which build on these.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
  * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},
@@ -141,6 +141,11 @@ final class VectorKernels {
                     products[i] = new Product(p.a, p.transposeA, p.b, p.transposeB, Operand.headsSecond(target, original), p.batch, p.m, p.k, p.n);
                 }
             }
+        }
+
+        /** The products, in order ({@link AttentionFusion} takes their operands, which {@link HeadLayouts} may have redirected). */
+        List<Product> products() {
+            return List.of(products);
         }
 
         boolean writes(INDArray array) {

@@ -105,7 +105,7 @@ final class VectorMath {
     }
 
     /** Block p of {@code from}, (rows, columns), into {@code to} row after row. */
-    private static void load(Blocks from, int p, int rows, int columns, float[] to) {
+    static void load(Blocks from, int p, int rows, int columns, float[] to) {
         int lanes = SPECIES.length();
         int start = from.start(p);
         VectorMask<Float> tail = SPECIES.indexInRange(columns - columns % lanes, columns);
@@ -118,7 +118,7 @@ final class VectorMath {
         }
     }
 
-    private static void store(FloatVector values, Blocks to, int offset, VectorMask<Float> in) {
+    static void store(FloatVector values, Blocks to, int offset, VectorMask<Float> in) {
         put(values, to.buffer(), offset * Float.BYTES, in);
     }
 
@@ -217,15 +217,15 @@ final class VectorMath {
 
     // Loads and stores of whole vectors (in == null) or of the lanes of in: masks only where needed,
     // masked access being slower in JDK 17. Masked-off lanes load as zeros.
-    private static FloatVector get(float[] from, int at, VectorMask<Float> in) {
+    static FloatVector get(float[] from, int at, VectorMask<Float> in) {
         return in == null ? FloatVector.fromArray(SPECIES, from, at) : FloatVector.fromArray(SPECIES, from, at, in);
     }
 
-    private static FloatVector get(ByteBuffer from, int at, VectorMask<Float> in) {
+    static FloatVector get(ByteBuffer from, int at, VectorMask<Float> in) {
         return in == null ? FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE) : FloatVector.fromByteBuffer(SPECIES, from, at, NATIVE, in);
     }
 
-    private static void put(FloatVector values, float[] to, int at, VectorMask<Float> in) {
+    static void put(FloatVector values, float[] to, int at, VectorMask<Float> in) {
         if (in == null) {
             values.intoArray(to, at);
         } else {
@@ -233,7 +233,7 @@ final class VectorMath {
         }
     }
 
-    private static void put(FloatVector values, ByteBuffer to, int at, VectorMask<Float> in) {
+    static void put(FloatVector values, ByteBuffer to, int at, VectorMask<Float> in) {
         if (in == null) {
             values.intoByteBuffer(to, at, NATIVE);
         } else {

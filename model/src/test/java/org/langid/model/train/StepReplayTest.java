@@ -72,17 +72,39 @@ class StepReplayTest {
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void replayedStepsWithVectorProductsFollowSameDiffSteps(String variant) {
         System.setProperty(VectorKernels.PROPERTY, "always");   // on narrower CPUs too
+        System.setProperty(AttentionFusion.PROPERTY, "false");  // the attention's products as separate calls
         LocalSteps replayed;
         try {
             replayed = compare(variant, 1e-4);
         } finally {
             System.clearProperty(VectorKernels.PROPERTY);
+            System.clearProperty(AttentionFusion.PROPERTY);
         }
         assertTrue(replayed.replayedCalls(StepReplay.Kernel.VECTOR) >= 2 * 6,
                 "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
         assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * 12,
                 "bias gradients ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
         assertEquals(2 * 2 * 5, replayed.replayedCalls(StepReplay.Kernel.FUSED), "each plan fused its five layer norms, forward and backward");
+    }
+
+    /**
+     * With each attention's core (scores, scale, mask, softmax, the product with V and their
+     * backward) fused into one pass per block (AttentionFusion): the same steps, to float rounding
+     * (windows of 6 and heads of 4: every row a partial vector).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    void replayedStepsWithFusedAttentionFollowSameDiffSteps(String variant) {
+        System.setProperty(VectorKernels.PROPERTY, "always");
+        LocalSteps replayed;
+        try {
+            replayed = compare(variant, 1e-4);
+        } finally {
+            System.clearProperty(VectorKernels.PROPERTY);
+        }
+        assertEquals(2 * 2 * (5 + 2), replayed.replayedCalls(StepReplay.Kernel.FUSED),
+                "each plan (batch sizes 5 and 3) fused its five layer norms and two attention cores, forward and backward");
+        assertEquals(0, replayed.replayedCalls(StepReplay.Kernel.VECTOR), "no batched product was left outside the fused cores");
     }
 
     /**

@@ -1,0 +1,275 @@
+package org.langid.model.train;
+
+import static org.langid.model.train.VectorMath.get;
+import static org.langid.model.train.VectorMath.put;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+import org.langid.model.train.VectorMath.Blocks;
+
+/**
+ * The attention's core, {@code P = softmax(scale·Q·Kᵀ + M)}, {@code O = P·V}, and its backward, one
+ * (query positions × key positions) block of one window's head at a time on the JDK's vector API
+ * ({@link AttentionFusion} puts these in a recorded step). Done as separate calls, each of the
+ * products, the scale, the mask, softmax and their backward passes reads and writes a whole
+ * (B, H, T, T) array; here a block's scores and their gradients stay in L1, and only P, O and the
+ * gradients of Q, K and V are written. Blocks are (T, C) for Q, K, V, O and their gradients and
+ * (T, T) for P and M, laid out as {@link Blocks} say. Loaded only when the vector module is present.
+ */
+final class AttentionMath {
+
+    private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+
+    private AttentionMath() {
+    }
+
+    /** Per-plan arrays for one (T, C) attention: a block of each operand (one thread runs a plan). */
+    static final class Scratch {
+        final int t;
+        final int c;
+        final float[] q;            // (T, C) blocks of Q, K, V, dO
+        final float[] k;
+        final float[] v;
+        final float[] dO;
+        final float[] transposed;   // Kᵀ forward, Vᵀ backward: (C, T)
+        final float[] p;            // (T, T): P
+        final float[] dS;           // (T, T): dP, then dS
+
+        Scratch(int t, int c) {
+            this.t = t;
+            this.c = c;
+            q = new float[t * c];
+            k = new float[t * c];
+            v = new float[t * c];
+            dO = new float[t * c];
+            transposed = new float[c * t];
+            p = new float[t * t];
+            dS = new float[t * t];
+        }
+    }
+
+    /**
+     * For each of {@code blocks} blocks: P = softmax(scale·Q·Kᵀ + M) over each row (M absent if
+     * {@code mask} is null), O = P·V. The same operations in the same order as the graph's calls.
+     */
+    static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
+        int t = s.t;
+        int c = s.c;
+        for (int b = 0; b < blocks; b++) {
+            VectorMath.load(q, b, t, c, s.q);
+            VectorMath.load(k, b, t, c, s.k);
+            transpose(s.k, t, c, s.transposed);
+            int maskStart = mask == null ? 0 : mask.start(b);
+            if (t == SPECIES.length()) {
+                weightsInRegisters(s, mask, maskStart, scale, p, p.start(b));
+            } else {
+                weights(s, mask, maskStart, scale, p, p.start(b));
+            }
+            product(s.p, false, v, t, c, o, b);
+        }
+    }
+
+    /** A block's P into s.p and P, from s.q and s.transposed (Kᵀ), when a row of scores is one vector: each row in registers. */
+    private static void weightsInRegisters(Scratch s, Blocks mask, int maskStart, float scale, Blocks p, int pStart) {
+        int t = s.t;
+        int c = s.c;
+        for (int i = 0; i < t; i++) {
+            FloatVector score = FloatVector.zero(SPECIES);
+            for (int cc = 0; cc < c; cc++) {
+                score = FloatVector.fromArray(SPECIES, s.transposed, cc * t).fma(FloatVector.broadcast(SPECIES, s.q[i * c + cc]), score);
+            }
+            score = score.mul(scale);
+            if (mask != null) {
+                score = score.add(get(mask.buffer(), (maskStart + i * mask.rowStride()) * Float.BYTES, null));
+            }
+            FloatVector e = score.sub(score.reduceLanes(VectorOperators.MAX)).lanewise(VectorOperators.EXP);
+            FloatVector weight = e.div(e.reduceLanes(VectorOperators.ADD));
+            weight.intoArray(s.p, i * t);
+            VectorMath.store(weight, p, pStart + i * p.rowStride(), null);
+        }
+    }
+
+    /** The same for rows of several vectors or part of one: the block's scores first, four rows at a time, then each row's softmax. */
+    private static void weights(Scratch s, Blocks mask, int maskStart, float scale, Blocks p, int pStart) {
+        int t = s.t;
+        int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(t - t % lanes, t);
+        matrix(s.q, s.transposed, s.p, t, s.c, t);
+        for (int i = 0; i < t; i++) {
+            FloatVector maxima = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+            for (int j0 = 0; j0 < t; j0 += lanes) {
+                VectorMask<Float> in = j0 + lanes <= t ? null : tail;
+                FloatVector score = get(s.p, i * t + j0, in).mul(scale);
+                if (mask != null) {
+                    score = score.add(get(mask.buffer(), (maskStart + i * mask.rowStride() + j0) * Float.BYTES, in));
+                }
+                put(score, s.p, i * t + j0, in);
+                maxima = in == null ? maxima.max(score) : maxima.lanewise(VectorOperators.MAX, score, in);
+            }
+            float max = maxima.reduceLanes(VectorOperators.MAX);
+            FloatVector sums = FloatVector.zero(SPECIES);
+            for (int j0 = 0; j0 < t; j0 += lanes) {
+                VectorMask<Float> in = j0 + lanes <= t ? null : tail;
+                FloatVector e = get(s.p, i * t + j0, in).sub(max).lanewise(VectorOperators.EXP);
+                put(e, s.p, i * t + j0, in);
+                sums = in == null ? sums.add(e) : sums.add(e, in);
+            }
+            float sum = sums.reduceLanes(VectorOperators.ADD);
+            for (int j0 = 0; j0 < t; j0 += lanes) {
+                VectorMask<Float> in = j0 + lanes <= t ? null : tail;
+                FloatVector weight = get(s.p, i * t + j0, in).div(sum);
+                put(weight, s.p, i * t + j0, in);
+                VectorMath.store(weight, p, pStart + i * p.rowStride() + j0, in);
+            }
+        }
+    }
+
+    /**
+     * For each block, from dO: dV = Pᵀ·dO, dP = dO·Vᵀ, dS = scale·P∘(dP − rowsum(dP∘P)) (softmax's
+     * derivative; the mask's is the identity), dQ = dS·K, dK = dSᵀ·Q. P is the forward's.
+     */
+    static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
+                         int blocks, Scratch s) {
+        int t = s.t;
+        int c = s.c;
+        for (int b = 0; b < blocks; b++) {
+            VectorMath.load(p, b, t, t, s.p);
+            VectorMath.load(dO, b, t, c, s.dO);
+            VectorMath.load(v, b, t, c, s.v);
+            transpose(s.v, t, c, s.transposed);
+            product(s.p, true, dO, t, c, dV, b);
+            if (t == SPECIES.length()) {
+                scoreGradientsInRegisters(s, scale);
+            } else {
+                scoreGradients(s, scale);
+            }
+            product(s.dS, false, k, t, c, dQ, b);
+            product(s.dS, true, q, t, c, dK, b);
+        }
+    }
+
+    /** A block's dS into s.dS, from s.dO, s.transposed (Vᵀ) and s.p, when a row is one vector: each row in registers. */
+    private static void scoreGradientsInRegisters(Scratch s, float scale) {
+        int t = s.t;
+        int c = s.c;
+        for (int i = 0; i < t; i++) {
+            FloatVector dp = FloatVector.zero(SPECIES);
+            for (int cc = 0; cc < c; cc++) {
+                dp = FloatVector.fromArray(SPECIES, s.transposed, cc * t).fma(FloatVector.broadcast(SPECIES, s.dO[i * c + cc]), dp);
+            }
+            FloatVector weights = FloatVector.fromArray(SPECIES, s.p, i * t);
+            float dot = dp.mul(weights).reduceLanes(VectorOperators.ADD);
+            weights.mul(dp.sub(dot)).mul(scale).intoArray(s.dS, i * t);
+        }
+    }
+
+    /** The same for rows of several vectors or part of one: the block's dP first, four rows at a time, then dS row by row. */
+    private static void scoreGradients(Scratch s, float scale) {
+        int t = s.t;
+        int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(t - t % lanes, t);
+        matrix(s.dO, s.transposed, s.dS, t, s.c, t);
+        for (int i = 0; i < t; i++) {
+            FloatVector dots = FloatVector.zero(SPECIES);   // masked-off lanes load as zeros
+            for (int j0 = 0; j0 < t; j0 += lanes) {
+                VectorMask<Float> in = j0 + lanes <= t ? null : tail;
+                dots = get(s.dS, i * t + j0, in).fma(get(s.p, i * t + j0, in), dots);
+            }
+            float dot = dots.reduceLanes(VectorOperators.ADD);   // rowsum(dP∘P)
+            for (int j0 = 0; j0 < t; j0 += lanes) {
+                VectorMask<Float> in = j0 + lanes <= t ? null : tail;
+                put(get(s.p, i * t + j0, in).mul(get(s.dS, i * t + j0, in).sub(dot)).mul(scale), s.dS, i * t + j0, in);
+            }
+        }
+    }
+
+    /** {@code out} (m, n) = a (m, k) · b (k, n), all row after row in arrays: four rows at a time. */
+    private static void matrix(float[] a, float[] b, float[] out, int m, int k, int n) {
+        int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(n - n % lanes, n);
+        for (int j0 = 0; j0 < n; j0 += lanes) {
+            VectorMask<Float> in = j0 + lanes <= n ? null : tail;
+            int i = 0;
+            for (; i + 4 <= m; i += 4) {
+                FloatVector acc0 = FloatVector.zero(SPECIES);
+                FloatVector acc1 = acc0;
+                FloatVector acc2 = acc0;
+                FloatVector acc3 = acc0;
+                for (int kk = 0; kk < k; kk++) {
+                    FloatVector row = get(b, kk * n + j0, in);
+                    acc0 = row.fma(FloatVector.broadcast(SPECIES, a[i * k + kk]), acc0);
+                    acc1 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 1) * k + kk]), acc1);
+                    acc2 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 2) * k + kk]), acc2);
+                    acc3 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 3) * k + kk]), acc3);
+                }
+                put(acc0, out, i * n + j0, in);
+                put(acc1, out, (i + 1) * n + j0, in);
+                put(acc2, out, (i + 2) * n + j0, in);
+                put(acc3, out, (i + 3) * n + j0, in);
+            }
+            for (; i < m; i++) {
+                FloatVector acc = FloatVector.zero(SPECIES);
+                for (int kk = 0; kk < k; kk++) {
+                    acc = get(b, kk * n + j0, in).fma(FloatVector.broadcast(SPECIES, a[i * k + kk]), acc);
+                }
+                put(acc, out, i * n + j0, in);
+            }
+        }
+    }
+
+    /**
+     * Block b of {@code out} (T, C) = op(a) · block b of {@code right} (T, C), a (T, T) row after row
+     * (op(a)[i][j] = a[j·T + i] if transposed).
+     */
+    private static void product(float[] a, boolean transposed, Blocks right, int t, int c, Blocks out, int b) {
+        int lanes = SPECIES.length();
+        VectorMask<Float> tail = SPECIES.indexInRange(c - c % lanes, c);
+        int start = out.start(b);
+        int from = right.start(b);
+        java.nio.ByteBuffer rows = right.buffer();
+        int rowStep = transposed ? 1 : t;      // op(a)[i][j] = a[i·rowStep + j·columnStep]
+        int columnStep = transposed ? t : 1;
+        for (int c0 = 0; c0 < c; c0 += lanes) {
+            VectorMask<Float> in = c0 + lanes <= c ? null : tail;
+            int i = 0;
+            // Four rows at a time: four independent chains of fused multiply-adds.
+            for (; i + 4 <= t; i += 4) {
+                FloatVector acc0 = FloatVector.zero(SPECIES);
+                FloatVector acc1 = acc0;
+                FloatVector acc2 = acc0;
+                FloatVector acc3 = acc0;
+                int at = i * rowStep;
+                for (int j = 0; j < t; j++, at += columnStep) {
+                    FloatVector row = get(rows, (from + j * right.rowStride() + c0) * Float.BYTES, in);
+                    acc0 = row.fma(FloatVector.broadcast(SPECIES, a[at]), acc0);
+                    acc1 = row.fma(FloatVector.broadcast(SPECIES, a[at + rowStep]), acc1);
+                    acc2 = row.fma(FloatVector.broadcast(SPECIES, a[at + 2 * rowStep]), acc2);
+                    acc3 = row.fma(FloatVector.broadcast(SPECIES, a[at + 3 * rowStep]), acc3);
+                }
+                VectorMath.store(acc0, out, start + i * out.rowStride() + c0, in);
+                VectorMath.store(acc1, out, start + (i + 1) * out.rowStride() + c0, in);
+                VectorMath.store(acc2, out, start + (i + 2) * out.rowStride() + c0, in);
+                VectorMath.store(acc3, out, start + (i + 3) * out.rowStride() + c0, in);
+            }
+            for (; i < t; i++) {
+                FloatVector acc = FloatVector.zero(SPECIES);
+                for (int j = 0; j < t; j++) {
+                    acc = get(rows, (from + j * right.rowStride() + c0) * Float.BYTES, in)
+                            .fma(FloatVector.broadcast(SPECIES, a[i * rowStep + j * columnStep]), acc);
+                }
+                VectorMath.store(acc, out, start + i * out.rowStride() + c0, in);
+            }
+        }
+    }
+
+    /** {@code to} (columns, rows) = the transpose of {@code from} (rows, columns). */
+    private static void transpose(float[] from, int rows, int columns, float[] to) {
+        for (int r = 0; r < rows; r++) {
+            for (int j = 0; j < columns; j++) {
+                to[j * rows + r] = from[r * columns + j];
+            }
+        }
+    }
+}
