@@ -2,7 +2,6 @@ package org.langid.model.train;
 
 import static org.langid.model.train.StepDataflow.same;
 
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -41,7 +40,7 @@ final class AttentionFusion {
     static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
-        Map<Integer, StepReplay.Call> fused = new HashMap<>();
+        Map<Integer, Runnable> fused = new HashMap<>();
         for (int i = 0; i < calls.size(); i++) {
             if (!"matmul".equals(flow.op(i)) || taken.get(i)) {
                 continue;
@@ -49,27 +48,11 @@ final class AttentionFusion {
             Match match = match(flow, i);
             if (match != null && !match.calls.intersects(taken)) {
                 taken.or(match.calls);
-                StepReplay.Call forwardAnchor = calls.get(match.forwardAt);
-                StepReplay.Call backwardAnchor = calls.get(match.backwardAt);
-                fused.put(match.forwardAt, new StepReplay.Call(forwardAnchor.op(), forwardAnchor.context(), match.forward, StepReplay.Kernel.FUSED));
-                fused.put(match.backwardAt, new StepReplay.Call(backwardAnchor.op(), backwardAnchor.context(), match.backward, StepReplay.Kernel.FUSED));
+                fused.put(match.forwardAt, match.forward);
+                fused.put(match.backwardAt, match.backward);
             }
         }
-        if (fused.isEmpty()) {
-            return calls;
-        }
-        List<StepReplay.Call> planned = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            if (fused.containsKey(i)) {
-                planned.add(fused.get(i));
-            }
-            if (taken.get(i)) {
-                retired.add(calls.get(i));
-            } else {
-                planned.add(calls.get(i));
-            }
-        }
-        return planned;
+        return fused.isEmpty() ? calls : StepDataflow.rewritten(calls, fused, taken, retired);
     }
 
     /** The attention core whose scores {@code first} computes, or null if anything differs from what the fused passes do. */
@@ -179,18 +162,8 @@ final class AttentionFusion {
         Value dQValue = f.out(scoresBack, 0);
         Value dKValue = f.out(scoresBack, 1);
         // What the fused passes do not write is read by fused-away calls only.
-        for (int call = calls.nextSetBit(0); call >= 0; call = calls.nextSetBit(call + 1)) {
-            for (int slot = 0; slot < f.outputs(call); slot++) {
-                Value value = f.out(call, slot);
-                if (same(value, p) || same(value, f.out(weighing, 0)) || same(value, dVValue) || same(value, dQValue) || same(value, dKValue)) {
-                    continue;
-                }
-                for (int reader : f.readersOf(value)) {
-                    if (!calls.get(reader)) {
-                        return null;
-                    }
-                }
-            }
+        if (!f.readWithin(calls, List.of(p, f.out(weighing, 0), dVValue, dQValue, dKValue))) {
+            return null;
         }
         int forwardAt = weighing;
         int backwardAt = weighingBack;
@@ -208,6 +181,14 @@ final class AttentionFusion {
                 || !unused(f, dQ.z().array(), backwardAt, scoresBack, calls) || !unused(f, dK.z().array(), backwardAt, scoresBack, calls)) {
             return null;
         }
+        // SameDiff's arena may hand a dead array to a later value: what a fused pass writes must not be
+        // what it reads (dQ and dK were written after P, V and dO were last read, and now are not).
+        List<INDArray> forwardReads = mask == null ? List.of(qk.a().array(), qk.b().array(), pv.b().array())
+                : List.of(qk.a().array(), qk.b().array(), pv.b().array(), mask.array());
+        List<INDArray> backwardReads = List.of(dK.b().array(), dQ.b().array(), dP.b().array(), dP.a().array(), p.array());
+        if (!apart(List.of(p.array(), pv.z().array()), forwardReads) || !apart(List.of(dQ.z().array(), dK.z().array(), dV.z().array()), backwardReads)) {
+            return null;
+        }
         float factor = scale.floatValue();
         AttentionMath.Scratch scratch = new AttentionMath.Scratch(t, c);
         Operand maskOperand = mask == null ? null : Operand.dense(mask.array());
@@ -217,6 +198,29 @@ final class AttentionFusion {
         Runnable backward = () -> AttentionMath.backward(dK.b().blocks(), dQ.b().blocks(), dP.b().blocks(), weights.blocks(), dP.a().blocks(),
                 factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch);
         return new Match(calls, forwardAt, backwardAt, forward, backward);
+    }
+
+    /** Whether no two of {@code written} share memory, and none shares memory with any of {@code read}. */
+    private static boolean apart(List<INDArray> written, List<INDArray> read) {
+        for (int i = 0; i < written.size(); i++) {
+            for (int j = i + 1; j < written.size(); j++) {
+                if (overlap(written.get(i), written.get(j))) {
+                    return false;
+                }
+            }
+            for (INDArray other : read) {
+                if (overlap(written.get(i), other)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private static boolean overlap(INDArray a, INDArray b) {
+        long aStart = a.data().address();
+        long bStart = b.data().address();
+        return aStart < bStart + b.data().length() * Float.BYTES && bStart < aStart + a.data().length() * Float.BYTES;
     }
 
     /** The one product of a vector-API {@code matmul} with these transpose flags, or null. */

@@ -58,32 +58,17 @@ final class LayerNormFusion {
         if (matches.isEmpty()) {
             return calls;
         }
-        Map<Integer, StepReplay.Call> fused = new HashMap<>();
+        Map<Integer, Runnable> fused = new HashMap<>();
         for (Match m : matches) {
-            StepReplay.Call forwardAnchor = calls.get(m.forwardAt);
-            StepReplay.Call backwardAnchor = calls.get(m.backwardAt);
             int d = (int) m.gain.length();
             int rows = (int) (m.x.array().length() / d);
-            fused.put(m.forwardAt, new StepReplay.Call(forwardAnchor.op(), forwardAnchor.context(),
-                    () -> VectorMath.layerNorm(m.x.array().data().asNio(), m.gain.data().asNio(), m.bias.data().asNio(), (float) m.epsilon,
-                            m.y.data().asNio(), rows, d), StepReplay.Kernel.FUSED));
-            fused.put(m.backwardAt, new StepReplay.Call(backwardAnchor.op(), backwardAnchor.context(),
-                    () -> VectorMath.layerNormGradient(m.x.array().data().asNio(), m.dy.array().data().asNio(), m.gain.data().asNio(),
-                            (float) m.epsilon, m.other == null ? null : m.other.array().data().asNio(),
-                            m.dx.data().asNio(), m.dGain.data().asNio(), m.dBias.data().asNio(), rows, d), StepReplay.Kernel.FUSED));
+            fused.put(m.forwardAt, () -> VectorMath.layerNorm(m.x.array().data().asNio(), m.gain.data().asNio(), m.bias.data().asNio(),
+                    (float) m.epsilon, m.y.data().asNio(), rows, d));
+            fused.put(m.backwardAt, () -> VectorMath.layerNormGradient(m.x.array().data().asNio(), m.dy.array().data().asNio(),
+                    m.gain.data().asNio(), (float) m.epsilon, m.other == null ? null : m.other.array().data().asNio(),
+                    m.dx.data().asNio(), m.dGain.data().asNio(), m.dBias.data().asNio(), rows, d));
         }
-        List<StepReplay.Call> planned = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            if (fused.containsKey(i)) {
-                planned.add(fused.get(i));
-            }
-            if (taken.get(i)) {
-                retired.add(calls.get(i));
-            } else {
-                planned.add(calls.get(i));
-            }
-        }
-        return planned;
+        return StepDataflow.rewritten(calls, fused, taken, retired);
     }
 
     /** The layer norm whose first call is the row mean {@code first}, or null if anything differs. */
@@ -205,18 +190,8 @@ final class LayerNormFusion {
         Value dBias = f.out(b0, 1);
         Value dx = f.out(last, 0);
         // Whatever the fused calls do not write is read by fused-away calls only.
-        for (int call = calls.nextSetBit(0); call >= 0; call = calls.nextSetBit(call + 1)) {
-            for (int slot = 0; slot < f.outputs(call); slot++) {
-                Value value = f.out(call, slot);
-                if (same(value, y) || same(value, dGain) || same(value, dBias) || same(value, dx)) {
-                    continue;
-                }
-                for (int reader : f.readersOf(value)) {
-                    if (!calls.get(reader)) {
-                        return null;
-                    }
-                }
-            }
+        if (!f.readWithin(calls, List.of(y, dGain, dBias, dx))) {
+            return null;
         }
         // The forward runs where Y was written, the backward where dX was: their inputs must still be there,
         // and the gain's and bias's gradients, written later than before, must not be read or overwritten in between.

@@ -115,6 +115,41 @@ final class StepDataflow {
         return true;
     }
 
+    /** Whether every value the calls in {@code group} write, but those in {@code kept}, is read by calls in {@code group} only. */
+    boolean readWithin(BitSet group, List<Value> kept) {
+        for (int call = group.nextSetBit(0); call >= 0; call = group.nextSetBit(call + 1)) {
+            for (int slot = 0; slot < outputs(call); slot++) {
+                Value value = out(call, slot);
+                if (kept.stream().anyMatch(k -> same(k, value))) {
+                    continue;
+                }
+                for (int reader : readersOf(value)) {
+                    if (!group.get(reader)) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code calls} with those in {@code fusedAway} moved to {@code retired}, and before each call
+     * index in {@code fused} (itself fused away) the fused pass run with that call's op and context.
+     */
+    static List<StepReplay.Call> rewritten(List<StepReplay.Call> calls, Map<Integer, Runnable> fused, BitSet fusedAway,
+                                           List<StepReplay.Call> retired) {
+        List<StepReplay.Call> planned = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            StepReplay.Call call = calls.get(i);
+            if (fused.containsKey(i)) {
+                planned.add(new StepReplay.Call(call.op(), call.context(), fused.get(i), StepReplay.Kernel.FUSED));
+            }
+            (fusedAway.get(i) ? retired : planned).add(call);
+        }
+        return planned;
+    }
+
     private static Set<INDArray> identitySet(List<INDArray> arrays) {
         Set<INDArray> set = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         set.addAll(arrays);
