@@ -4,6 +4,7 @@ import static org.langid.model.train.VectorMath.get;
 import static org.langid.model.train.VectorMath.put;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -84,7 +85,7 @@ final class AttentionMath {
             if (mask != null) {
                 score = score.add(get(mask.buffer(), (maskStart + i * mask.rowStride()) * Float.BYTES, null));
             }
-            FloatVector e = score.sub(score.reduceLanes(VectorOperators.MAX)).lanewise(VectorOperators.EXP);
+            FloatVector e = exp(score.sub(score.reduceLanes(VectorOperators.MAX)));
             FloatVector weight = e.div(e.reduceLanes(VectorOperators.ADD));
             weight.intoArray(s.p, i * t);
             VectorMath.store(weight, p, pStart + i * p.rowStride(), null);
@@ -112,7 +113,7 @@ final class AttentionMath {
             FloatVector sums = FloatVector.zero(SPECIES);
             for (int j0 = 0; j0 < t; j0 += lanes) {
                 VectorMask<Float> in = j0 + lanes <= t ? null : tail;
-                FloatVector e = get(s.p, i * t + j0, in).sub(max).lanewise(VectorOperators.EXP);
+                FloatVector e = exp(get(s.p, i * t + j0, in).sub(max));
                 put(e, s.p, i * t + j0, in);
                 sums = in == null ? sums.add(e) : sums.add(e, in);
             }
@@ -183,6 +184,32 @@ final class AttentionMath {
                 put(get(s.p, i * t + j0, in).mul(get(s.dS, i * t + j0, in).sub(dot)).mul(scale), s.dS, i * t + j0, in);
             }
         }
+    }
+
+    // exp for x ≤ 0 (a softmax's shifted scores) from IEEE operations alone, so that it gives the same
+    // bits interpreted and compiled. VectorOperators.EXP does not: compiled by C2 it is an SVML call,
+    // interpreted it is Math.exp per lane, the two differ in the last bit, and a step's result would
+    // depend on when the JIT got to it (a retried or resumed run would not repeat the undisturbed one,
+    // deploy/standalone/failures.sh). x = n·ln 2 + r with n = round(x·log2 e) (adding 1.5·2^23 rounds
+    // it and leaves n in the low bits), e^r by Cephes' expf polynomial (~1 ulp), 2^n from n's bits;
+    // x ≤ −88 gives n = −127, whose bits are those of 0: masked keys weigh exactly 0, as in libnd4j.
+    private static final float ROUNDING = 12582912f;   // 1.5·2^23
+
+    static FloatVector exp(FloatVector x) {
+        FloatVector clamped = x.max(-88f);
+        FloatVector shifted = clamped.fma(1.44269504088896341f, ROUNDING);
+        FloatVector n = shifted.sub(ROUNDING);
+        FloatVector r = n.fma(FloatVector.broadcast(SPECIES, -0.693359375f), clamped);
+        r = n.fma(FloatVector.broadcast(SPECIES, 2.12194440e-4f), r);       // x − n·ln 2, ln 2 in two parts
+        FloatVector polynomial = FloatVector.broadcast(SPECIES, 1.9875691500e-4f);
+        polynomial = polynomial.fma(r, FloatVector.broadcast(SPECIES, 1.3981999507e-3f));
+        polynomial = polynomial.fma(r, FloatVector.broadcast(SPECIES, 8.3334519073e-3f));
+        polynomial = polynomial.fma(r, FloatVector.broadcast(SPECIES, 4.1665795894e-2f));
+        polynomial = polynomial.fma(r, FloatVector.broadcast(SPECIES, 1.6666665459e-1f));
+        polynomial = polynomial.fma(r, FloatVector.broadcast(SPECIES, 5.0000001201e-1f));
+        FloatVector er = polynomial.mul(r.mul(r)).add(r).add(1.0f);
+        IntVector bits = (IntVector) shifted.reinterpretAsInts();
+        return er.mul(bits.sub(Float.floatToRawIntBits(ROUNDING) - 127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
     }
 
     /** {@code out} (m, n) = a (m, k) · b (k, n), all row after row in arrays: four rows at a time. */

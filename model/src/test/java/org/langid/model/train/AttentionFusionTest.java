@@ -55,6 +55,54 @@ class AttentionFusionTest {
         }
     }
 
+    /**
+     * The softmax's exp: within 3e-7 of Math.exp relative (x ≤ 0), exactly 0 from −88 down, where
+     * masked keys land, and the same bits as its formula written with scalar IEEE operations, on
+     * the first calls (interpreted) and the last (compiled): a run repeats itself bit for bit
+     * whenever the JIT compiles it.
+     */
+    @Test
+    void expIsAccurateAndTheSameCompiledOrNot() {
+        int lanes = VectorMath.lanes();
+        float[] x = new float[lanes];
+        float[] e = new float[lanes];
+        java.util.Random random = new java.util.Random(5);
+        for (int round = 0; round < 20_000; round++) {
+            for (int i = 0; i < lanes; i++) {
+                x[i] = round == 0 ? new float[] {0f, -88f, -1e9f, -87.3f}[i % 4] : (float) (-90 * Math.pow(random.nextDouble(), 3));
+            }
+            AttentionMath.exp(jdk.incubator.vector.FloatVector.fromArray(jdk.incubator.vector.FloatVector.SPECIES_PREFERRED, x, 0)).intoArray(e, 0);
+            for (int i = 0; i < lanes; i++) {
+                assertEquals(Float.floatToIntBits(scalarExp(x[i])), Float.floatToIntBits(e[i]), "exp(" + x[i] + ") in round " + round);
+                double exact = Math.exp(x[i]);
+                if (x[i] <= -88f) {
+                    assertEquals(0f, e[i], "exp(" + x[i] + ") is 0");
+                } else if (x[i] < -87.3f) {
+                    assertTrue(e[i] <= 2e-38, "exp(" + x[i] + ") = " + e[i] + ", about 0");
+                } else {
+                    assertTrue(Math.abs(e[i] - exact) <= 3e-7 * exact, "exp(" + x[i] + ") = " + e[i] + ", not " + exact);
+                }
+            }
+        }
+    }
+
+    /** AttentionMath.exp written lane by lane. */
+    private static float scalarExp(float x) {
+        float clamped = Math.max(x, -88f);
+        float shifted = Math.fma(clamped, 1.44269504088896341f, 12582912f);
+        float n = shifted - 12582912f;
+        float r = Math.fma(n, -0.693359375f, clamped);
+        r = Math.fma(n, 2.12194440e-4f, r);
+        float p = 1.9875691500e-4f;
+        p = Math.fma(p, r, 1.3981999507e-3f);
+        p = Math.fma(p, r, 8.3334519073e-3f);
+        p = Math.fma(p, r, 4.1665795894e-2f);
+        p = Math.fma(p, r, 1.6666665459e-1f);
+        p = Math.fma(p, r, 5.0000001201e-1f);
+        float er = p * (r * r) + r + 1f;
+        return er * Float.intBitsToFloat((Float.floatToRawIntBits(shifted) - (Float.floatToRawIntBits(12582912f) - 127)) << 23);
+    }
+
     /** The gradients are the derivative of Σ dO∘O: central differences in double precision, with the padding mask. */
     @ParameterizedTest
     @CsvSource({"6, 4", "16, 16"})
