@@ -2,6 +2,8 @@ package org.langid.jobs.train;
 
 import java.io.Serializable;
 import java.util.Iterator;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -22,6 +24,11 @@ import scala.runtime.AbstractFunction2;
  * ({@link #carry}), a round's overhead at {@code local[1]} went from 44–66 ms to 30–32 ms. With
  * more workers {@code treeAggregate} adds results on the executors first, so the driver does not
  * take in every worker's state; those rounds keep it.
+ *
+ * <p>In local mode ({@code local}, {@code local[N]}) the tasks run in the driver's JVM, so a
+ * round's input and its results pass there by reference ({@link InProcess}) instead of through
+ * Spark's serialization, block manager and broadcast: at the profile's million-row table each is
+ * ~70 MB a round, 100–150 ms of a 3-second round at {@code local[2]} (bench/PROFILE.md).
  */
 final class RoundJobs {
 
@@ -41,31 +48,80 @@ final class RoundJobs {
         Iterator<S> run(Iterator<WorkerShard> shard) throws Exception;
     }
 
-    /** A round's input as its tasks read it: the value itself, or a broadcast of it. */
+    /**
+     * Whether rounds on {@code spark} pass inputs and results by reference: in local mode, unless
+     * {@code -Dlangid.rounds.in_process=false} (which keeps Spark's serialized path, as on a cluster).
+     */
+    static boolean inProcess(JavaSparkContext spark) {
+        return spark.sc().isLocal() && Boolean.parseBoolean(System.getProperty("langid.rounds.in_process", "true"));
+    }
+
+    /**
+     * Values handed between the driver and its tasks within one JVM (local mode), by key. The
+     * values are not changed by the receiver: a task reads its round's input and returns new arrays.
+     */
+    private static final class InProcess {
+        static final ConcurrentHashMap<Long, Object> INPUTS = new ConcurrentHashMap<>();
+        /** By job, each task's result by partition (an empty partition's: {@link #NOTHING}). */
+        static final ConcurrentHashMap<Long, ConcurrentHashMap<Integer, Object>> RESULTS = new ConcurrentHashMap<>();
+        static final Object NOTHING = new Object();
+        static final AtomicLong KEYS = new AtomicLong();
+        static final AtomicLong JOBS = new AtomicLong();
+    }
+
+    /** Tests only: jobs run in process so far, and whether every input and result handed over has been released. */
+    static long inProcessJobsForTests() {
+        return InProcess.JOBS.get();
+    }
+
+    static boolean inProcessHandoversReleasedForTests() {
+        return InProcess.INPUTS.isEmpty() && InProcess.RESULTS.isEmpty();
+    }
+
+    /** A round's input as its tasks read it: the value itself, a broadcast of it, or, in local mode, a reference to it. */
     static final class Carried<T> implements Serializable {
         private final T value;
         private final Broadcast<T> broadcast;
+        /** The key of the value in {@link InProcess#INPUTS}, or -1. */
+        private final long inProcess;
 
-        private Carried(T value, Broadcast<T> broadcast) {
+        private Carried(T value, Broadcast<T> broadcast, long inProcess) {
             this.value = value;
             this.broadcast = broadcast;
+            this.inProcess = inProcess;
         }
 
+        @SuppressWarnings("unchecked")
         T get() {
+            if (inProcess >= 0) {
+                Object input = InProcess.INPUTS.get(inProcess);
+                if (input == null) {
+                    throw new IllegalStateException("round input " + inProcess + " is not in this JVM: a local master's task ran outside the driver");
+                }
+                return (T) input;
+            }
             return broadcast == null ? value : broadcast.value();
         }
 
-        /** Frees the broadcast, if there is one; call when the round's job has returned. */
+        /** Frees the broadcast or the reference, if there is one; call when the round's job has returned. */
         void release() {
             if (broadcast != null) {
                 broadcast.destroy();
+            }
+            if (inProcess >= 0) {
+                InProcess.INPUTS.remove(inProcess);
             }
         }
     }
 
     /** {@code input} for a round's tasks; {@code bytes}: its serialized size, about. */
     static <T> Carried<T> carry(JavaSparkContext spark, T input, long bytes) {
-        return bytes <= LARGEST_INPUT_IN_TASK ? new Carried<>(input, null) : new Carried<>(null, spark.broadcast(input));
+        if (inProcess(spark)) {
+            long key = InProcess.KEYS.incrementAndGet();
+            InProcess.INPUTS.put(key, input);
+            return new Carried<>(null, null, key);
+        }
+        return bytes <= LARGEST_INPUT_IN_TASK ? new Carried<>(input, null, -1) : new Carried<>(null, spark.broadcast(input), -1);
     }
 
     /** Whether {@code treeAggregate(…, depth 2)} over {@code partitions} adds a level on the executors (Spark's RDD.treeAggregate). */
@@ -79,7 +135,28 @@ final class RoundJobs {
         if (treeAddsALevel(shards.getNumPartitions())) {
             return shards.mapPartitions(work::run).treeAggregate(none, add, add, 2);
         }
-        Object[] results = (Object[]) spark.sc().runJob(shards.rdd(), new Task<>(work), ClassTag$.MODULE$.apply(Object.class));
+        long job = inProcess(spark) ? InProcess.KEYS.incrementAndGet() : -1;
+        Object[] results;
+        if (job < 0) {
+            results = (Object[]) spark.sc().runJob(shards.rdd(), new Task<>(work, -1), ClassTag$.MODULE$.apply(Object.class));
+        } else {
+            ConcurrentHashMap<Integer, Object> byPartition = new ConcurrentHashMap<>();
+            InProcess.RESULTS.put(job, byPartition);
+            InProcess.JOBS.incrementAndGet();
+            try {
+                spark.sc().runJob(shards.rdd(), new Task<>(work, job), ClassTag$.MODULE$.apply(Object.class));
+            } finally {
+                InProcess.RESULTS.remove(job);
+            }
+            results = new Object[shards.getNumPartitions()];
+            for (int p = 0; p < results.length; p++) {
+                Object result = byPartition.get(p);
+                if (result == null) {
+                    throw new IllegalStateException("the task of partition " + p + " left no result in this JVM");
+                }
+                results[p] = result == InProcess.NOTHING ? null : result;
+            }
+        }
         S sum = none;
         try {
             for (Object result : results) {
@@ -95,13 +172,18 @@ final class RoundJobs {
         return sum;
     }
 
-    /** {@code work} as the function runJob takes: its one result, or null for an empty partition. */
+    /**
+     * {@code work} as the function runJob takes: its one result, or null for an empty partition;
+     * with {@code inProcessJob} ≥ 0, the result goes to {@link InProcess#RESULTS} instead and the task returns null.
+     */
     private static final class Task<S> extends AbstractFunction2<TaskContext, scala.collection.Iterator<WorkerShard>, Object>
             implements Serializable {
         private final Work<S> work;
+        private final long inProcessJob;
 
-        Task(Work<S> work) {
+        Task(Work<S> work, long inProcessJob) {
             this.work = work;
+            this.inProcessJob = inProcessJob;
         }
 
         @Override
@@ -111,6 +193,14 @@ final class RoundJobs {
                 Object only = results.hasNext() ? results.next() : null;
                 if (results.hasNext()) {
                     throw new IllegalStateException("a round's task gave more than one result for partition " + context.partitionId());
+                }
+                if (inProcessJob >= 0) {
+                    ConcurrentHashMap<Integer, Object> byPartition = InProcess.RESULTS.get(inProcessJob);
+                    if (byPartition == null) {
+                        throw new IllegalStateException("round job " + inProcessJob + " is not in this JVM: a local master's task ran outside the driver");
+                    }
+                    byPartition.put(context.partitionId(), only == null ? InProcess.NOTHING : only);   // a retried task's replaces its failed try's
+                    return null;
                 }
                 return only;
             } catch (RuntimeException e) {

@@ -453,6 +453,44 @@ class AveragingTrainerTest {
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
     }
 
+    /** In local mode a round's input and results pass by reference (RoundJobs); Spark's serialized path must end the same. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"resident", "full"})
+    void roundsInTheDriversJvmEndBitForBitWhereRoundsThroughSparksSerializationEnd(String rounds) {
+        ModelConfig model = lazyNgramModel();
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 8;
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
+        LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
+        java.util.function.Supplier<AveragingTrainer> trainer = () -> "full".equals(rounds)
+                ? new AveragingTrainer(model, train).exchangingFullState() : new AveragingTrainer(model, train);
+
+        String before = System.getProperty("langid.rounds.in_process");
+        TrainingState serialized;
+        long inProcessJobs = RoundJobs.inProcessJobsForTests();
+        try {
+            System.setProperty("langid.rounds.in_process", "false");
+            serialized = trainer.get().fit(spark, shards, start(model), validation).state();
+        } finally {
+            if (before == null) {
+                System.clearProperty("langid.rounds.in_process");
+            } else {
+                System.setProperty("langid.rounds.in_process", before);
+            }
+        }
+        assertEquals(inProcessJobs, RoundJobs.inProcessJobsForTests(), "switched off, no round passes by reference");
+        TrainingState byReference = trainer.get().fit(spark, shards, start(model), validation).state();
+
+        assertEquals(4, RoundJobs.inProcessJobsForTests() - inProcessJobs, "each of the four rounds passed by reference");
+        assertTrue(RoundJobs.inProcessHandoversReleasedForTests(), "no input or result left behind");
+        assertEquals(8, byReference.step);
+        assertArrayEquals(serialized.parameters.toFloatVector(), byReference.parameters.toFloatVector(), 0f);
+        assertArrayEquals(serialized.updaterState.toFloatVector(), byReference.updaterState.toFloatVector(), 0f);
+        assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), byReference.parameters.toFloatVector()), "training moved");
+    }
+
     @Test
     void aWorkerWithoutAReplicaOfTheLastRoundGetsTheFullStateAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = lazyNgramModel();
