@@ -41,6 +41,8 @@ public final class LocalSteps {
     private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new java.util.LinkedHashMap<>(4, 0.75f, true) : null;
     /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
     private final Set<Integer> unreplayable = new HashSet<>();
+    /** -Dlangid.align_table=false leaves the n-gram table where the state's parameters are (TrainingState#placeParameters). */
+    private static final boolean ALIGN_TABLE = Boolean.parseBoolean(System.getProperty("langid.align_table", "true"));
     /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
     public static final String REPLAY_PROPERTY = "langid.step_replay";
     /** At most this many batch sizes keep a recorded step (each holds one step's arrays); the least recently used goes. */
@@ -93,6 +95,10 @@ public final class LocalSteps {
                     + graph.layout().size());
         }
         this.state = state;
+        if (config.ngrams() && ALIGN_TABLE) {
+            state.placeParameters(graph.layout().params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name()))
+                    .findFirst().orElseThrow().offset());
+        }
         this.parameterViews = graph.layout().views(state.parameters);
         long n = state.parameters.length();
         this.firstMoment = state.updaterState.get(NDArrayIndex.interval(0, n));

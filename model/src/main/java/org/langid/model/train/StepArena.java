@@ -8,13 +8,11 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.bytedeco.javacpp.FloatPointer;
-import org.bytedeco.javacpp.indexer.FloatIndexer;
+import org.langid.model.graph.AlignedFloats;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.internal.InferenceSession;
 import org.nd4j.autodiff.samediff.internal.SessionMemMgr;
 import org.nd4j.autodiff.samediff.internal.memory.AbstractMemoryMgr;
-import org.nd4j.linalg.api.buffer.DataBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.shape.LongShapeDescriptor;
@@ -34,7 +32,6 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class StepArena extends AbstractMemoryMgr {
 
-    private static final int CACHE_LINE = 64;
     private static final boolean ALIGN = Boolean.parseBoolean(System.getProperty("langid.step_arena.align", "true"));
 
     private final Map<String, Deque<INDArray>> free = new HashMap<>();
@@ -64,10 +61,8 @@ public final class StepArena extends AbstractMemoryMgr {
     }
 
     /**
-     * A new array whose first element starts a cache line. Native allocations are only 16-byte
-     * aligned, so three arrays in four began mid-line and every 64-byte vector load in the
-     * replayed kernels straddled two lines (1.2-1.5x slower streaming on this machine, and a
-     * different mix in each JVM). Floats only: the step's other arrays are small.
+     * A new array; a float array starts a cache line (AlignedFloats: the replayed kernels stream
+     * them with 64-byte vectors). The step's other arrays are small.
      */
     private static INDArray fresh(DataType dataType, long[] shape, char order) {
         long length = 1;
@@ -77,30 +72,7 @@ public final class StepArena extends AbstractMemoryMgr {
         if (!ALIGN || dataType != DataType.FLOAT || length == 0) {
             return Nd4j.createUninitialized(dataType, shape, order);
         }
-        AlignedFloats memory = new AlignedFloats(length);
-        DataBuffer buffer = Nd4j.createBuffer(memory, DataType.FLOAT, length, FloatIndexer.create(memory));
-        return Nd4j.create(buffer, shape, Nd4j.getStrides(shape, order), 0, order);
-    }
-
-    /**
-     * {@code length} floats from the first cache line boundary of a slightly longer native
-     * allocation. JavaCPP's copy constructor gives this pointer a deallocator that holds the
-     * allocation, so it lives as long as this pointer (and the buffer over it) is reachable.
-     */
-    static final class AlignedFloats extends FloatPointer {
-
-        AlignedFloats(long length) {
-            this(new FloatPointer(length + CACHE_LINE / Float.BYTES), length);
-        }
-
-        private AlignedFloats(FloatPointer allocation, long length) {
-            super(allocation);
-            long past = allocation.address() % CACHE_LINE;
-            this.address = allocation.address() + (past == 0 ? 0 : CACHE_LINE - past);
-            this.position = 0;
-            this.limit = length;
-            this.capacity = length;
-        }
+        return AlignedFloats.create(shape, order);
     }
 
     /** The session is done with {@code array} before the step ends. */

@@ -22,7 +22,8 @@ public final class TrainingState {
     /** 1: no average; 2: a flag and, when set, the average after the Adam state. */
     private static final int FORMAT = 2;
 
-    public final INDArray parameters;
+    /** Replaced only by {@link #placeParameters}, with the same values. */
+    public INDArray parameters;
     public final INDArray updaterState;
     public long step;
     public int epoch;
@@ -38,6 +39,22 @@ public final class TrainingState {
         this.updaterState = updaterState;
         this.step = step;
         this.epoch = epoch;
+    }
+
+    /**
+     * Moves {@link #parameters} to memory where element {@code element} starts a cache line,
+     * unless it already does; the values stay the same. The n-gram table's rows of 16 floats are
+     * then one line each, not two: a step reads and writes ~60,000 of them at random (local
+     * trainer +1.8% at batch 1024, bench/PROFILE.md).
+     */
+    public void placeParameters(long element) {
+        if (parameters.dataType() != org.nd4j.linalg.api.buffer.DataType.FLOAT || parameters.isView()
+                || org.langid.model.graph.AlignedFloats.startsALine(parameters, element)) {
+            return;
+        }
+        INDArray placed = org.langid.model.graph.AlignedFloats.vector(parameters.length(), element);
+        placed.assign(parameters);
+        parameters = placed;
     }
 
     /** A fresh state: given parameters, zero moments, step 0. */

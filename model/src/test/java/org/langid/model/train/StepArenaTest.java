@@ -78,6 +78,22 @@ class StepArenaTest {
     }
 
     @Test
+    void placedParametersHaveTheGivenElementAtALineAndTheSameValues() {
+        for (long element : new long[] {0, 1, 5, 15, 16, 49_993}) {
+            INDArray parameters = Nd4j.rand(DataType.FLOAT, 60_000);
+            float[] values = parameters.toFloatVector();
+            TrainingState state = TrainingState.start(parameters);
+            state.placeParameters(element);
+            assertTrue(org.langid.model.graph.AlignedFloats.startsALine(state.parameters, element), "element " + element);
+            assertTrue(StepReplay.denseFloats(state.parameters));
+            assertArrayEquals(values, state.parameters.toFloatVector());
+            INDArray placed = state.parameters;
+            state.placeParameters(element);
+            assertSame(placed, state.parameters, "placed once");
+        }
+    }
+
+    @Test
     void otherTypesAreHandedOutAsBefore() {
         try (StepArena arena = new StepArena()) {
             INDArray ints = arena.allocate(false, DataType.INT, 3, 4);

@@ -1,0 +1,74 @@
+package org.langid.model.graph;
+
+import org.bytedeco.javacpp.FloatPointer;
+import org.bytedeco.javacpp.indexer.FloatIndexer;
+import org.nd4j.linalg.api.buffer.DataBuffer;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * FLOAT arrays placed on cache lines. ND4J's native buffers are only 16-byte aligned, so three
+ * arrays in four begin mid-line: every 64-byte vector load of a kernel that streams them then
+ * straddles two lines (1.2–1.5× slower on the machine of bench/PROFILE.md), and a table of
+ * 16-float rows has every row on two lines instead of one. The arrays are plain dense arrays to
+ * ND4J (no view, no offset) over native memory a few floats into a slightly longer allocation.
+ */
+public final class AlignedFloats {
+
+    /** Bytes. */
+    public static final int CACHE_LINE = 64;
+    private static final int FLOATS_PER_LINE = CACHE_LINE / Float.BYTES;
+
+    private AlignedFloats() {
+    }
+
+    /** Uninitialised, {@code shape} in {@code order}, its first element at the start of a cache line. */
+    public static INDArray create(long[] shape, char order) {
+        long length = 1;
+        for (long size : shape) {
+            length *= size;
+        }
+        return Nd4j.create(buffer(length, 0), shape, Nd4j.getStrides(shape, order), 0, order);
+    }
+
+    /** Uninitialised, rank 1, element {@code lineStart} (0 ≤ it < length) at the start of a cache line. */
+    public static INDArray vector(long length, long lineStart) {
+        return Nd4j.create(buffer(length, lineStart), new long[] {length}, new long[] {1}, 0, 'c');
+    }
+
+    /** Whether element {@code element} of {@code array}'s buffer starts a cache line. */
+    public static boolean startsALine(INDArray array, long element) {
+        return (array.data().addressPointer().address() + element * array.dataType().width()) % CACHE_LINE == 0;
+    }
+
+    private static DataBuffer buffer(long length, long lineStart) {
+        if (length <= 0 || lineStart < 0 || (lineStart > 0 && lineStart >= length)) {
+            throw new IllegalArgumentException("an aligned array of " + length + " floats, line at element " + lineStart);
+        }
+        Memory memory = new Memory(length, lineStart);
+        return Nd4j.createBuffer(memory, DataType.FLOAT, length, FloatIndexer.create(memory));
+    }
+
+    /**
+     * {@code length} floats inside a native allocation of one line more. JavaCPP's copy
+     * constructor gives this pointer a deallocator that holds the allocation, so it lives as long
+     * as this pointer, and the buffer over it, is reachable.
+     */
+    private static final class Memory extends FloatPointer {
+
+        Memory(long length, long lineStart) {
+            this(new FloatPointer(length + FLOATS_PER_LINE), length, lineStart);
+        }
+
+        private Memory(FloatPointer allocation, long length, long lineStart) {
+            super(allocation);
+            long line = allocation.address() + lineStart * Float.BYTES;   // where the element would be at no shift
+            long past = line % CACHE_LINE;
+            this.address = allocation.address() + (past == 0 ? 0 : CACHE_LINE - past);
+            this.position = 0;
+            this.limit = length;
+            this.capacity = length;
+        }
+    }
+}
