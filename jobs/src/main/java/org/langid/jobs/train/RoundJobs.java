@@ -27,8 +27,9 @@ import scala.runtime.AbstractFunction2;
  *
  * <p>In local mode ({@code local}, {@code local[N]}) the tasks run in the driver's JVM, so a
  * round's input and its results pass there by reference ({@link InProcess}) instead of through
- * Spark's serialization, block manager and broadcast: at the profile's million-row table each is
- * ~70 MB a round, 100–150 ms of a 3-second round at {@code local[2]} (bench/PROFILE.md).
+ * Spark's serialization, block manager and broadcast: at the profile's million-row table on
+ * random windows each is 60–70 MB a round, and the broadcast alone took 40–80 ms of a 3-second
+ * round at {@code local[2]} (bench/PROFILE.md).
  */
 final class RoundJobs {
 

@@ -453,15 +453,20 @@ class AveragingTrainerTest {
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
     }
 
+    private static TrainConfig eightStepsAveragingEveryTwo() {
+        TrainConfig train = new TrainConfig();
+        train.batchSize = 8;
+        train.averagingFrequency = 2;
+        train.maxSteps = 8;
+        return train;
+    }
+
     /** In local mode a round's input and results pass by reference (RoundJobs); Spark's serialized path must end the same. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"resident", "full"})
     void roundsInTheDriversJvmEndBitForBitWhereRoundsThroughSparksSerializationEnd(String rounds) {
         ModelConfig model = lazyNgramModel();
-        TrainConfig train = new TrainConfig();
-        train.batchSize = 8;
-        train.averagingFrequency = 2;
-        train.maxSteps = 8;
+        TrainConfig train = eightStepsAveragingEveryTwo();
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
         java.util.function.Supplier<AveragingTrainer> trainer = () -> "full".equals(rounds)
@@ -494,10 +499,7 @@ class AveragingTrainerTest {
     @Test
     void aWorkerWithoutAReplicaOfTheLastRoundGetsTheFullStateAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = lazyNgramModel();
-        TrainConfig train = new TrainConfig();
-        train.batchSize = 8;
-        train.averagingFrequency = 2;
-        train.maxSteps = 8;
+        TrainConfig train = eightStepsAveragingEveryTwo();
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
         TrainingState undisturbed = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();

@@ -45,7 +45,7 @@ public final class TrainingState {
      * Moves {@link #parameters} to memory where element {@code element} starts a cache line,
      * unless it already does; the values stay the same. The n-gram table's rows of 16 floats are
      * then one line each, not two: a step reads and writes ~60,000 of them at random (local
-     * trainer +1.8% at batch 1024, bench/PROFILE.md).
+     * trainer +3.4% at batch 1024, bench/PROFILE.md).
      */
     public void placeParameters(long element) {
         if (parameters.dataType() != org.nd4j.linalg.api.buffer.DataType.FLOAT || parameters.isView()
