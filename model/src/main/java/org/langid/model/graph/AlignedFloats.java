@@ -46,26 +46,26 @@ public final class AlignedFloats {
         if (length <= 0 || lineStart < 0 || (lineStart > 0 && lineStart >= length)) {
             throw new IllegalArgumentException("an aligned array of " + length + " floats, line at element " + lineStart);
         }
-        Memory memory = new Memory(length, lineStart);
+        Memory memory = new Memory(Nd4j.createBuffer(DataType.FLOAT, length + FLOATS_PER_LINE, false), length, lineStart);
         return Nd4j.createBuffer(memory, DataType.FLOAT, length, FloatIndexer.create(memory));
     }
 
     /**
-     * {@code length} floats inside a native allocation of one line more. JavaCPP's copy
-     * constructor gives this pointer a deallocator that holds the allocation, so it lives as long
-     * as this pointer, and the buffer over it, is reachable.
+     * {@code length} floats inside an ND4J buffer of one line more, which this pointer holds so
+     * that it lives as long as the pointer (and the buffer over it) is reachable. The memory is
+     * libnd4j's, like any array's: a JavaCPP allocation would count against JavaCPP's own limit
+     * (by default the heap's size), and a training's step arrays exceed it.
      */
     private static final class Memory extends FloatPointer {
+        @SuppressWarnings({"unused", "FieldCanBeLocal"})   // held, never read: it owns the memory
+        private final DataBuffer allocation;
 
-        Memory(long length, long lineStart) {
-            this(new FloatPointer(length + FLOATS_PER_LINE), length, lineStart);
-        }
-
-        private Memory(FloatPointer allocation, long length, long lineStart) {
-            super(allocation);
-            long line = allocation.address() + lineStart * Float.BYTES;   // where the element would be at no shift
-            long past = line % CACHE_LINE;
-            this.address = allocation.address() + (past == 0 ? 0 : CACHE_LINE - past);
+        Memory(DataBuffer allocation, long length, long lineStart) {
+            super((org.bytedeco.javacpp.Pointer) null);
+            this.allocation = allocation;
+            long start = allocation.addressPointer().address();
+            long past = (start + lineStart * Float.BYTES) % CACHE_LINE;   // where the element would be at no shift
+            this.address = start + (past == 0 ? 0 : CACHE_LINE - past);
             this.position = 0;
             this.limit = length;
             this.capacity = length;

@@ -94,6 +94,20 @@ class StepArenaTest {
     }
 
     @Test
+    void arenaMemoryIsLibnd4jsAndDoesNotCountAgainstJavaCppsLimit() {
+        // JavaCPP refuses allocations past its maxBytes (by default the heap's size): a training's
+        // step arrays exceed that, and CI's test JVM once died of it.
+        try (StepArena arena = new StepArena()) {
+            long before = org.bytedeco.javacpp.Pointer.totalBytes();
+            INDArray large = arena.allocate(false, DataType.FLOAT, 4096, 4096);   // 64 MB
+            large.assign(1f);
+            assertTrue(org.bytedeco.javacpp.Pointer.totalBytes() - before < 1 << 20,
+                    "JavaCPP counted " + (org.bytedeco.javacpp.Pointer.totalBytes() - before) + " bytes");
+            assertEquals(4096L * 4096, large.sumNumber().longValue());
+        }
+    }
+
+    @Test
     void otherTypesAreHandedOutAsBefore() {
         try (StepArena arena = new StepArena()) {
             INDArray ints = arena.allocate(false, DataType.INT, 3, 4);
