@@ -5,6 +5,7 @@ import org.bytedeco.javacpp.indexer.FloatIndexer;
 import org.nd4j.linalg.api.buffer.DataBuffer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -25,11 +26,7 @@ public final class AlignedFloats {
 
     /** Uninitialised, {@code shape} in {@code order}, its first element at the start of a cache line. */
     public static INDArray create(long[] shape, char order) {
-        long length = 1;
-        for (long size : shape) {
-            length *= size;
-        }
-        return Nd4j.create(buffer(length, 0), shape, Nd4j.getStrides(shape, order), 0, order);
+        return Nd4j.create(buffer(Shape.lengthOf(shape), 0), shape, Nd4j.getStrides(shape, order), 0, order);
     }
 
     /** Uninitialised, rank 1, element {@code lineStart} (0 ≤ it < length) at the start of a cache line. */

@@ -43,6 +43,8 @@ public final class LocalSteps {
     private final Set<Integer> unreplayable = new HashSet<>();
     /** -Dlangid.align_table=false leaves the n-gram table where the state's parameters are (TrainingState#placeParameters). */
     private static final boolean ALIGN_TABLE = Boolean.parseBoolean(System.getProperty("langid.align_table", "true"));
+    /** Where the n-gram table starts in the flat parameters, to be placed on a cache line; -1: not placed. */
+    private final long tableOffset;
     /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
     public static final String REPLAY_PROPERTY = "langid.step_replay";
     /** At most this many batch sizes keep a recorded step (each holds one step's arrays); the least recently used goes. */
@@ -85,6 +87,9 @@ public final class LocalSteps {
         this.parameterNames = graph.parameterNames();
         this.gradient = Nd4j.zeros(state.parameters.dataType(), state.parameters.length());
         this.gradientViews = graph.layout().views(gradient);
+        this.tableOffset = config.ngrams() && ALIGN_TABLE
+                ? graph.layout().params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name())).findFirst().orElseThrow().offset()
+                : -1;
         load(state);
     }
 
@@ -95,9 +100,8 @@ public final class LocalSteps {
                     + graph.layout().size());
         }
         this.state = state;
-        if (config.ngrams() && ALIGN_TABLE) {
-            state.placeParameters(graph.layout().params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name()))
-                    .findFirst().orElseThrow().offset());
+        if (tableOffset >= 0) {
+            state.placeParameters(tableOffset);
         }
         this.parameterViews = graph.layout().views(state.parameters);
         long n = state.parameters.length();

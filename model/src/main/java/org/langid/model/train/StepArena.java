@@ -16,6 +16,7 @@ import org.nd4j.autodiff.samediff.internal.memory.AbstractMemoryMgr;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.shape.LongShapeDescriptor;
+import org.nd4j.linalg.api.shape.Shape;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
@@ -65,11 +66,7 @@ public final class StepArena extends AbstractMemoryMgr {
      * them with 64-byte vectors). The step's other arrays are small.
      */
     private static INDArray fresh(DataType dataType, long[] shape, char order) {
-        long length = 1;
-        for (long size : shape) {
-            length *= size;
-        }
-        if (!ALIGN || dataType != DataType.FLOAT || length == 0) {
+        if (!ALIGN || dataType != DataType.FLOAT || Shape.lengthOf(shape) == 0) {
             return Nd4j.createUninitialized(dataType, shape, order);
         }
         return AlignedFloats.create(shape, order);
