@@ -30,8 +30,9 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * moments) and the table rows some worker changed. A worker returns its dense part and the rows
  * it changed. A row no worker changed is the same everywhere, so the average is exact: with W
  * workers, a row becomes (the sum of the changed copies + (W − changes) × its old value) / W —
- * for two workers, bit for bit the mean that exchanging everything computes. A lone worker's
- * state is the average, so it is sent no change at all. A worker whose
+ * for two workers, bit for bit the mean that exchanging everything computes. A worker that changed
+ * most of the table sends all of it instead ({@link Table}), which is cheaper then and averages to
+ * the same bits. A lone worker's state is the average, so it is sent no change at all. A worker whose
  * replica is missing or not at the previous round (a new executor, a retried task) answers
  * "stale" without taking a step, and the driver sends it the full state.
  */
@@ -72,16 +73,87 @@ final class ResidentRound {
                     gather(table(state.updaterState, size), rows), changes);
         }
 
-        /** Overwrites the dense part and the given rows of {@code state}. */
-        void apply(TrainingState state, Dense dense, Rows rows) {
+        /** The whole table of {@code state} (parameters, and moments if they travel), rows in {@code changed} counted as changed once. */
+        Table whole(TrainingState state, BitSet changed) {
+            int[] changes = new int[buckets];
+            changed.stream().forEach(row -> changes[row] = 1);
+            INDArray[] tables = tables(state);
+            float[][] values = new float[3][];
+            for (int k = 0; k < 3; k++) {
+                values[k] = new float[k < tables.length ? buckets * width : 0];
+                if (k < tables.length) {
+                    TableRows.read(tables[k], 0, buckets, values[k], 0);
+                }
+            }
+            return new Table(new PackedFloats(values[0]), new PackedFloats(values[1]), new PackedFloats(values[2]), changes);
+        }
+
+        /** Overwrites the dense part and the changed rows (or the whole table) of {@code state}. */
+        void apply(TrainingState state, Dense dense, TableChange change) {
+            applyDense(state, dense);
+            INDArray[] tables = tables(state);
+            if (change instanceof Rows rows) {
+                float[][] values = {rows.parameters().values(), rows.first().values(), rows.second().values()};
+                for (int k = 0; k < tables.length; k++) {
+                    TableRows.assign(tables[k], rows.rows(), values[k]);
+                }
+            } else {
+                Table table = (Table) change;
+                float[][] values = {table.parameters().values(), table.first().values(), table.second().values()};
+                for (int k = 0; k < tables.length; k++) {
+                    TableRows.write(tables[k], 0, buckets, values[k], 0);
+                }
+            }
+        }
+
+        private void applyDense(TrainingState state, Dense dense) {
             state.parameters.get(NDArrayIndex.interval(0, tableOffset)).assign(BulkArrays.floats(dense.parameters().values()));
             state.updaterState.get(NDArrayIndex.interval(0, tableOffset)).assign(BulkArrays.floats(dense.first().values()));
             state.updaterState.get(NDArrayIndex.interval(size, size + tableOffset)).assign(BulkArrays.floats(dense.second().values()));
-            TableRows.assign(table(state.parameters, 0), rows.rows(), rows.parameters().values());
-            if (tableMoments) {
-                TableRows.assign(table(state.updaterState, 0), rows.rows(), rows.first().values());
-                TableRows.assign(table(state.updaterState, size), rows.rows(), rows.second().values());
+        }
+
+        /**
+         * {@code sum} of {@code workers} averaged into {@code state}'s table and into {@code sum} itself, row
+         * for row as {@link ResidentRound#average} averages {@link Rows}; rows no worker changed take the
+         * old value, so that {@code sum} is then the whole new table. A block of old rows at a time.
+         */
+        void averageWhole(TrainingState state, Table sum, int workers) {
+            INDArray[] tables = tables(state);
+            float[][] summed = {sum.parameters().values(), sum.first().values(), sum.second().values()};
+            int[] changes = sum.changes();
+            int block = Math.min(buckets, 8192);
+            float[] old = new float[block * width];
+            for (int k = 0; k < tables.length; k++) {
+                float[] values = summed[k];
+                for (int from = 0; from < buckets; from += block) {
+                    int count = Math.min(block, buckets - from);
+                    TableRows.read(tables[k], from, count, old, 0);
+                    for (int r = from; r < from + count; r++) {
+                        int unchanged = workers - changes[r];
+                        int at = r * width;
+                        int o = (r - from) * width;
+                        if (unchanged == workers) {
+                            System.arraycopy(old, o, values, at, width);
+                        } else if (unchanged == 0) {
+                            for (int c = 0; c < width; c++) {
+                                values[at + c] = values[at + c] / workers;
+                            }
+                        } else {
+                            for (int c = 0; c < width; c++) {
+                                values[at + c] = (values[at + c] + unchanged * old[o + c]) / workers;
+                            }
+                        }
+                    }
+                    TableRows.write(tables[k], from, count, values, from * width);
+                }
             }
+        }
+
+        /** The table's parameters, and its first and second moments if they travel, as (buckets, width) views into {@code state}. */
+        private INDArray[] tables(TrainingState state) {
+            return tableMoments
+                    ? new INDArray[] {table(state.parameters, 0), table(state.updaterState, 0), table(state.updaterState, size)}
+                    : new INDArray[] {table(state.parameters, 0)};
         }
 
         /** The table's (buckets, width) view in a flat vector whose copy of the parameters starts at {@code start}. */
@@ -107,12 +179,33 @@ final class ResidentRound {
         }
     }
 
+    /** What a worker sends of the table, and what the driver sends back: the rows it changed, or all of it. */
+    sealed interface TableChange extends Serializable permits Rows, Table {
+
+        /** Serialized size, about. */
+        long bytes();
+
+        /**
+         * a + b (a the earlier workers'), row for row as {@link Rows#plus} adds: a whole table in the
+         * sum is added into in place, and since a float sum is the same either way round, b + a serves.
+         */
+        static TableChange add(TableChange a, TableChange b, int width) {
+            if (a instanceof Rows rowsA && b instanceof Rows rowsB) {
+                return rowsA.plus(rowsB, width);
+            }
+            if (a instanceof Table tableA) {
+                return b instanceof Table tableB ? tableA.plus(tableB, width) : tableA.plus((Rows) b, width);
+            }
+            return ((Table) b).plus((Rows) a, width);
+        }
+    }
+
     /**
      * Table rows, ascending, each with its parameters and moments ((rows, width) each, flat; the
      * moments empty when the table has none to move) and the number of workers that changed it
      * (summed copies carry their sum).
      */
-    record Rows(int[] rows, PackedFloats parameters, PackedFloats first, PackedFloats second, int[] changes) implements Serializable {
+    record Rows(int[] rows, PackedFloats parameters, PackedFloats first, PackedFloats second, int[] changes) implements TableChange {
 
         static final Rows NONE = new Rows(new int[0], PackedFloats.EMPTY, PackedFloats.EMPTY, PackedFloats.EMPTY, new int[0]);
 
@@ -183,23 +276,87 @@ final class ResidentRound {
         boolean hasMoments() {
             return first.values().length > 0 || rows.length == 0;
         }
+
+        @Override
+        public long bytes() {
+            return 8L * rows.length + PackedFloats.bytes(parameters) + PackedFloats.bytes(first) + PackedFloats.bytes(second);
+        }
+    }
+
+    /**
+     * The whole table (parameters, and moments when they travel; (buckets, width) each, flat) and
+     * how many workers changed each row. A worker that changed most rows sends this instead of
+     * {@link Rows}: straight copies and sums then cost less than gathering, merging and scattering
+     * sorted rows (bench/PROFILE.md). A row no worker changed holds a copy of its old value. Sums
+     * and averages are {@link Rows}' row for row, so a round ends bit for bit alike whichever form
+     * each worker sent.
+     */
+    record Table(PackedFloats parameters, PackedFloats first, PackedFloats second, int[] changes) implements TableChange {
+
+        /** this + other, into this table's arrays (a sum's own: each worker's result is added once). */
+        Table plus(Table other, int width) {
+            float[][] left = values();
+            float[][] right = other.values();
+            for (int r = 0; r < changes.length; r++) {
+                if (other.changes[r] > 0) {
+                    add(left, r, right, r, width);
+                    changes[r] += other.changes[r];
+                }
+            }
+            return this;
+        }
+
+        /** this + other, into this table's arrays. */
+        Table plus(Rows other, int width) {
+            float[][] left = values();
+            float[][] right = {other.parameters().values(), other.first().values(), other.second().values()};
+            int[] rows = other.rows();
+            for (int i = 0; i < rows.length; i++) {
+                add(left, rows[i], right, i, width);
+                changes[rows[i]] += other.changes()[i];
+            }
+            return this;
+        }
+
+        /** Row {@code row} of {@code left} plus row {@code at} of {@code right}, or a copy of it where no worker had changed the row yet. */
+        private void add(float[][] left, int row, float[][] right, int at, int width) {
+            for (int k = 0; k < left.length && left[k].length > 0; k++) {
+                if (changes[row] == 0) {
+                    System.arraycopy(right[k], at * width, left[k], row * width, width);
+                } else {
+                    for (int c = 0, l = row * width, r = at * width; c < width; c++, l++, r++) {
+                        left[k][l] = left[k][l] + right[k][r];
+                    }
+                }
+            }
+        }
+
+        private float[][] values() {
+            return new float[][] {parameters.values(), first.values(), second.values()};
+        }
+
+        @Override
+        public long bytes() {
+            return 4L * changes.length + PackedFloats.bytes(parameters) + PackedFloats.bytes(first) + PackedFloats.bytes(second);
+        }
     }
 
     /**
      * What the driver sends: the round's settings ({@code round}, whose parameters and Adam
      * state are the full state when this is a full round and null otherwise) and, otherwise, the
-     * change from the previous round's start ({@code dense}, {@code rows}). {@code version} counts
-     * the rounds of this run; {@code onlyWorkers}, if not null, limits the round to those workers.
+     * change from the previous round's start ({@code dense}, {@code table}). {@code version} counts
+     * the rounds of this run; {@code onlyWorkers}, if not null, limits the round to those workers. A
+     * worker that changed at least {@code wholeTableFrom} of the table's rows sends it whole.
      */
-    record Input(long run, long version, AveragingRound.Input round, Dense dense, Rows rows, Set<Integer> onlyWorkers)
-            implements Serializable {
+    record Input(long run, long version, AveragingRound.Input round, Dense dense, TableChange table, Set<Integer> onlyWorkers,
+                 double wholeTableFrom) implements Serializable {
 
         /**
          * A round after one that a single worker took: its replica, at the end of that round, is
          * the averaged state, so no change travels ({@code dense} and {@code rows} null).
          */
-        static Input replicaIsCurrent(long run, long version, AveragingRound.Input round) {
-            return new Input(run, version, round, null, null, null);
+        static Input replicaIsCurrent(long run, long version, AveragingRound.Input round, double wholeTableFrom) {
+            return new Input(run, version, round, null, null, null, wholeTableFrom);
         }
 
         boolean full() {
@@ -212,16 +369,15 @@ final class ResidentRound {
             if (dense != null) {
                 bytes += PackedFloats.bytes(dense.parameters()) + PackedFloats.bytes(dense.first()) + PackedFloats.bytes(dense.second());
             }
-            if (rows != null) {
-                bytes += 8L * rows.rows().length + PackedFloats.bytes(rows.parameters()) + PackedFloats.bytes(rows.first())
-                        + PackedFloats.bytes(rows.second());
+            if (table != null) {
+                bytes += table.bytes();
             }
             return bytes;
         }
     }
 
     /** Workers' contributions, summed; {@code stale} lists the workers that could not take the round. */
-    record Sum(Dense dense, Rows rows, double lossSum, long steps, long samples, int workers, int[] stale) implements Serializable {
+    record Sum(Dense dense, TableChange table, double lossSum, long steps, long samples, int workers, int[] stale) implements Serializable {
 
         static final Sum NONE = new Sum(null, null, 0, 0, 0, 0, new int[0]);
 
@@ -233,8 +389,8 @@ final class ResidentRound {
             int[] stale = Arrays.copyOf(a.stale, a.stale.length + b.stale.length);
             System.arraycopy(b.stale, 0, stale, a.stale.length, b.stale.length);
             Dense dense = a.workers == 0 ? b.dense : b.workers == 0 ? a.dense : a.dense.plus(b.dense);
-            Rows rows = a.workers == 0 ? b.rows : b.workers == 0 ? a.rows : a.rows.plus(b.rows, width);
-            return new Sum(dense, rows, a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers, stale);
+            TableChange table = a.workers == 0 ? b.table : b.workers == 0 ? a.table : TableChange.add(a.table, b.table, width);
+            return new Sum(dense, table, a.lossSum + b.lossSum, a.steps + b.steps, a.samples + b.samples, a.workers + b.workers, stale);
         }
     }
 
@@ -254,6 +410,16 @@ final class ResidentRound {
 
     /** The replicas on this executor, by worker. */
     private static final ConcurrentHashMap<Integer, Replica> REPLICAS = new ConcurrentHashMap<>();
+
+    /** Workers' results sent as a whole table, in this JVM so far (tests: which form a round took). */
+    private static final java.util.concurrent.atomic.AtomicLong WHOLE_TABLES = new java.util.concurrent.atomic.AtomicLong();
+
+    static long wholeTablesForTests() {
+        return WHOLE_TABLES.get();
+    }
+
+    /** Tests only: which workers send their whole table, whatever they changed (null: by the round's share). */
+    static volatile java.util.function.IntPredicate wholeTableForTests;
 
     /** Tests only: forget every replica (what a new executor starts with). */
     static void dropReplicasForTests() {
@@ -283,7 +449,7 @@ final class ResidentRound {
             return List.of(Sum.stale(worker)).iterator();
         } else {
             if (input.dense() != null) {
-                split.apply(replica.state, input.dense(), input.rows());
+                split.apply(replica.state, input.dense(), input.table());
             }
             replica.state.step = round.step();
             replica.state.epoch = round.epoch();
@@ -298,17 +464,25 @@ final class ResidentRound {
                 changed.set(row);
             }
         });
-        int[] rows = changed.stream().toArray();
-        int[] ones = new int[rows.length];
-        Arrays.fill(ones, 1);
-        Sum sum = new Sum(split.dense(state), split.rows(state, rows, ones), taken.lossSum(), taken.steps(), taken.samples(), 1, new int[0]);
+        TableChange table;
+        java.util.function.IntPredicate whole = wholeTableForTests;
+        if (whole != null ? whole.test(worker) : changed.cardinality() >= input.wholeTableFrom() * split.buckets()) {
+            table = split.whole(state, changed);
+            WHOLE_TABLES.incrementAndGet();
+        } else {
+            int[] rows = changed.stream().toArray();
+            int[] ones = new int[rows.length];
+            Arrays.fill(ones, 1);
+            table = split.rows(state, rows, ones);
+        }
+        Sum sum = new Sum(split.dense(state), table, taken.lossSum(), taken.steps(), taken.samples(), 1, new int[0]);
         replica.valid = true;
         return List.of(sum).iterator();
     }
 
     /**
      * The driver's side: averages a round's summed contributions into {@code state}, in place. The
-     * sum's dense part and rows then hold the averaged values: the change to send next round.
+     * sum's dense part and table then hold the averaged values: the change to send next round.
      */
     static void average(TrainingState state, Sum sum, Split split) {
         int workers = sum.workers();
@@ -320,7 +494,12 @@ final class ResidentRound {
             first[i] /= workers;
             second[i] /= workers;
         }
-        Rows rows = sum.rows();
+        if (sum.table() instanceof Table whole) {
+            split.averageWhole(state, whole, workers);
+            split.applyDense(state, sum.dense());
+            return;
+        }
+        Rows rows = (Rows) sum.table();
         // Old values are read only for rows some worker left unchanged (with one worker: none).
         int[] partlyChanged = java.util.stream.IntStream.range(0, rows.rows().length)
                 .filter(r -> rows.changes()[r] < workers).map(r -> rows.rows()[r]).toArray();

@@ -523,6 +523,63 @@ class AveragingTrainerTest {
         assertArrayEquals(undisturbed.updaterState.toFloatVector(), disturbed.updaterState.toFloatVector(), 0f);
     }
 
+    /**
+     * A worker that changed most of the table sends all of it (ResidentRound.Table); whichever form
+     * each worker sends, the round must end bit for bit alike. Three workers, so that rows changed by
+     * some workers and not others take their old value in the average.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
+    void workersThatSendTheirWholeTableEndBitForBitWhereWorkersThatSendChangedRowsEnd(String updates) {
+        ModelConfig model = sparseNgramModel(updates);
+        TrainConfig train = eightStepsAveragingEveryTwo();
+        JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2), shard(2, 100, 3)), 3).cache();
+        LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
+        java.util.function.Function<java.util.function.IntPredicate, TrainingState> trainWhole = whole -> {
+            ResidentRound.wholeTableForTests = whole;
+            try {
+                return new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
+            } finally {
+                ResidentRound.wholeTableForTests = null;
+            }
+        };
+
+        long wholeBefore = ResidentRound.wholeTablesForTests();
+        TrainingState rows = trainWhole.apply(worker -> false);
+        assertEquals(wholeBefore, ResidentRound.wholeTablesForTests(), "no worker sent its whole table");
+        for (java.util.function.IntPredicate whole : List.<java.util.function.IntPredicate>of(
+                worker -> true, worker -> worker == 1, worker -> worker != 1)) {
+            long before = ResidentRound.wholeTablesForTests();
+            TrainingState mixed = trainWhole.apply(whole);
+            assertTrue(ResidentRound.wholeTablesForTests() > before, "some worker sent its whole table");
+            assertEquals(8, mixed.step);
+            assertArrayEquals(rows.parameters.toFloatVector(), mixed.parameters.toFloatVector(), 0f);
+            assertArrayEquals(rows.updaterState.toFloatVector(), mixed.updaterState.toFloatVector(), 0f);
+        }
+        assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), rows.parameters.toFloatVector()), "training moved");
+    }
+
+    @Test
+    void aWholeTableAddsRowsAsTheRowsItWasChangedInAddAndCountsTheirChanges() {
+        ResidentRound.Rows first = new ResidentRound.Rows(new int[] {1, 3}, floats(1, 2, 3, 4), PackedFloats.EMPTY, PackedFloats.EMPTY,
+                new int[] {1, 1});
+        // Rows 3 and 5 changed; the others hold old values, which a sum must not add.
+        ResidentRound.Table second = new ResidentRound.Table(floats(9, 9, 9, 9, 9, 9, 100, 200, 9, 9, 300, 400),
+                PackedFloats.EMPTY, PackedFloats.EMPTY, new int[] {0, 0, 0, 1, 0, 1});
+        ResidentRound.Table sum = (ResidentRound.Table) ResidentRound.TableChange.add(first, second, 2);
+        assertArrayEquals(new int[] {0, 1, 0, 2, 0, 1}, sum.changes());
+        float[] values = sum.parameters().values();
+        assertArrayEquals(new float[] {1, 2}, Arrays.copyOfRange(values, 2, 4), "a row only the rows changed: theirs");
+        assertArrayEquals(new float[] {103, 204}, Arrays.copyOfRange(values, 6, 8), "a row both changed: the sum");
+        assertArrayEquals(new float[] {300, 400}, Arrays.copyOfRange(values, 10, 12), "a row only the table changed: its own");
+        ResidentRound.Rows rowsAlone = first.plus(new ResidentRound.Rows(new int[] {3, 5}, floats(100, 200, 300, 400), PackedFloats.EMPTY,
+                PackedFloats.EMPTY, new int[] {1, 1}), 2);
+        for (int i = 0; i < rowsAlone.rows().length; i++) {
+            int row = rowsAlone.rows()[i];
+            assertArrayEquals(Arrays.copyOfRange(rowsAlone.parameters().values(), 2 * i, 2 * i + 2), Arrays.copyOfRange(values, 2 * row, 2 * row + 2));
+        }
+    }
+
     @Test
     void rowSetsAddAsAUnionWithTheValuesOfSharedRowsSummedAndTheirChangesCounted() {
         ResidentRound.Rows a = new ResidentRound.Rows(new int[] {1, 3}, floats(1, 2, 3, 4), floats(10, 20, 30, 40), floats(5, 6, 7, 8),

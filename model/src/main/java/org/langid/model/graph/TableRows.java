@@ -88,6 +88,32 @@ public final class TableRows {
         return narrowed;
     }
 
+    /** values[offset ..] = table[first .. first + count, :], row-major (a Spark round's whole table). */
+    public static void read(INDArray table, int first, int count, float[] values, int offset) {
+        int width = checkedSpan(table, first, count, values.length - offset);
+        Floats floats = Floats.of(table);
+        if (floats.buffer != null) {
+            floats.buffer.get(floats.base + first * width, values, offset, count * width);
+            return;
+        }
+        for (int i = 0; i < count * width; i++) {
+            values[offset + i] = (float) floats.get(table, first + i / width, i % width, width);
+        }
+    }
+
+    /** table[first .. first + count, :] = values[offset ..], row-major, each value rounded to the table's type. */
+    public static void write(INDArray table, int first, int count, float[] values, int offset) {
+        int width = checkedSpan(table, first, count, values.length - offset);
+        Floats floats = Floats.of(table);
+        if (floats.buffer != null) {
+            floats.buffer.put(floats.base + first * width, values, offset, count * width);
+            return;
+        }
+        for (int i = 0; i < count * width; i++) {
+            floats.put(table, first + i / width, i % width, width, values[offset + i]);
+        }
+    }
+
     /**
      * Plain SGD on the chosen rows: table[rows[i], :] −= rate · gradients[i·width ..], in the
      * table's type: each gradient rounded to it, the product rounded, then the difference (what
@@ -149,6 +175,18 @@ public final class TableRows {
                 table.putScalar(row, column, value);
             }
         }
+    }
+
+    /** The width of a contiguous row-major table, after checking rows first .. first + count and room for them in {@code room} values. */
+    private static int checkedSpan(INDArray table, int first, int count, int room) {
+        int width = checkedWidth(table, new int[0], -1);
+        if (first < 0 || count < 0 || first + (long) count > table.size(0)) {
+            throw new IndexOutOfBoundsException("rows " + first + " .. " + (first + (long) count) + " of a table of " + table.size(0));
+        }
+        if ((long) count * width > room) {
+            throw new IllegalArgumentException(count + " rows of " + width + " do not fit in " + room + " values");
+        }
+        return width;
     }
 
     /** The width of a contiguous row-major (rows, width) table; checks the rows and the values' length (-1: none). */

@@ -71,6 +71,27 @@ class TableRowsTest {
     }
 
     @Test
+    void aSpanOfRowsIsReadAndWrittenInPlaceOnlyWithinTheTablesView() {
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.DOUBLE}) {
+            INDArray ours = flat(type, 8);
+            INDArray theirs = ours.dup();
+            float[] values = flat(DataType.FLOAT, 9).get(NDArrayIndex.interval(0, 3 + 4 * WIDTH)).toFloatVector();
+
+            TableRows.write(tableIn(ours), 46, 4, values, 3);   // the table's last four rows, from values[3]
+            tableIn(theirs).get(NDArrayIndex.interval(46, 50), NDArrayIndex.all())
+                    .assign(Nd4j.createFromArray(java.util.Arrays.copyOfRange(values, 3, values.length)).reshape(4, WIDTH).castTo(type));
+            assertArrayEquals(theirs.toDoubleVector(), ours.toDoubleVector(), 0.0, type + ": the rest of the flat vector untouched");
+
+            float[] read = new float[2 + 5 * WIDTH];
+            TableRows.read(tableIn(ours), 0, 5, read, 2);
+            assertArrayEquals(tableIn(ours).get(NDArrayIndex.interval(0, 5), NDArrayIndex.all()).castTo(DataType.FLOAT).dup().reshape(5 * WIDTH).toFloatVector(),
+                    java.util.Arrays.copyOfRange(read, 2, read.length), 0f, type + ": the table's first rows, not the vector's");
+            assertThrows(IndexOutOfBoundsException.class, () -> TableRows.read(tableIn(ours), 47, 4, new float[4 * WIDTH], 0));
+            assertThrows(IllegalArgumentException.class, () -> TableRows.write(tableIn(ours), 0, 4, new float[4 * WIDTH], 1));
+        }
+    }
+
+    @Test
     void floatRowsAsTheSparkRoundsPackThem() {
         INDArray ours = flat(DataType.FLOAT, 6);
         INDArray theirs = ours.dup();
