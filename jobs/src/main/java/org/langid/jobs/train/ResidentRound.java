@@ -353,7 +353,7 @@ final class ResidentRound {
 
         /**
          * A round after one that a single worker took: its replica, at the end of that round, is
-         * the averaged state, so no change travels ({@code dense} and {@code rows} null).
+         * the averaged state, so no change travels ({@code dense} and {@code table} null).
          */
         static Input replicaIsCurrent(long run, long version, AveragingRound.Input round, double wholeTableFrom) {
             return new Input(run, version, round, null, null, null, wholeTableFrom);

@@ -556,6 +556,21 @@ class AveragingTrainerTest {
             assertArrayEquals(rows.parameters.toFloatVector(), mixed.parameters.toFloatVector(), 0f);
             assertArrayEquals(rows.updaterState.toFloatVector(), mixed.updaterState.toFloatVector(), 0f);
         }
+        // Whole tables through Spark's serialization, as on a cluster.
+        String inProcess = System.getProperty("langid.rounds.in_process");
+        TrainingState serialized;
+        try {
+            System.setProperty("langid.rounds.in_process", "false");
+            serialized = trainWhole.apply(worker -> worker != 1);
+        } finally {
+            if (inProcess == null) {
+                System.clearProperty("langid.rounds.in_process");
+            } else {
+                System.setProperty("langid.rounds.in_process", inProcess);
+            }
+        }
+        assertArrayEquals(rows.parameters.toFloatVector(), serialized.parameters.toFloatVector(), 0f);
+        assertArrayEquals(rows.updaterState.toFloatVector(), serialized.updaterState.toFloatVector(), 0f);
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), rows.parameters.toFloatVector()), "training moved");
     }
 
