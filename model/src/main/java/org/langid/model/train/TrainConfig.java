@@ -24,8 +24,11 @@ public class TrainConfig implements ValidatedConfig {
     public long maxSteps = 0;
     /** Print progress at most this often. */
     public double logEverySeconds = 10;
-    /** Windows evaluated per inference batch. */
-    public int evaluationBatchSize = 4096;
+    /**
+     * Windows evaluated per inference batch; as conf/local.yaml: each worker holds a batch's
+     * activations: in ConvergenceTest 4096 took the JVM to 7.7 GB resident, 1024 to 2.6 GB, in the same time.
+     */
+    public int evaluationBatchSize = 1024;
     /** Threads for ND4J's native ops per training worker (see NativeThreads for why 1). */
     public int nativeThreads = 1;
     /** Share of training windows shown in all capitals or all lower case (see CaseAugmentation); 0: none. */
