@@ -66,11 +66,12 @@ final class ResidentRound {
 
         /** Rows {@code rows} (sorted) of the table's parameters and moments in {@code state}. */
         Rows rows(TrainingState state, int[] rows, int[] changes) {
-            if (!tableMoments) {
-                return new Rows(rows, gather(table(state.parameters, 0), rows), PackedFloats.EMPTY, PackedFloats.EMPTY, changes);
+            INDArray[] tables = tables(state);
+            PackedFloats[] values = {PackedFloats.EMPTY, PackedFloats.EMPTY, PackedFloats.EMPTY};
+            for (int k = 0; k < tables.length; k++) {
+                values[k] = gather(tables[k], rows);
             }
-            return new Rows(rows, gather(table(state.parameters, 0), rows), gather(table(state.updaterState, 0), rows),
-                    gather(table(state.updaterState, size), rows), changes);
+            return new Rows(rows, values[0], values[1], values[2], changes);
         }
 
         /** The whole table of {@code state} (parameters, and moments if they travel), rows in {@code changed} counted as changed once. */
@@ -130,18 +131,10 @@ final class ResidentRound {
                     TableRows.read(tables[k], from, count, old, 0);
                     for (int r = from; r < from + count; r++) {
                         int unchanged = workers - changes[r];
-                        int at = r * width;
-                        int o = (r - from) * width;
                         if (unchanged == workers) {
-                            System.arraycopy(old, o, values, at, width);
-                        } else if (unchanged == 0) {
-                            for (int c = 0; c < width; c++) {
-                                values[at + c] = values[at + c] / workers;
-                            }
+                            System.arraycopy(old, (r - from) * width, values, r * width, width);
                         } else {
-                            for (int c = 0; c < width; c++) {
-                                values[at + c] = (values[at + c] + unchanged * old[o + c]) / workers;
-                            }
+                            averageRow(values, r * width, old, (r - from) * width, width, unchanged, workers);
                         }
                     }
                     TableRows.write(tables[k], from, count, values, from * width);
@@ -233,9 +226,7 @@ final class ResidentRound {
                 merged[n] = fromA ? a[i] : b[j];
                 for (int k = 0; k < arrays; k++) {
                     if (fromA && fromB) {
-                        for (int c = 0; c < width; c++) {
-                            values[k][n * width + c] = left[k][i * width + c] + right[k][j * width + c];
-                        }
+                        addRow(values[k], n * width, left[k], i * width, right[k], j * width, width);
                     } else if (fromA) {
                         System.arraycopy(left[k], i * width, values[k], n * width, width);
                     } else {
@@ -324,9 +315,7 @@ final class ResidentRound {
                 if (changes[row] == 0) {
                     System.arraycopy(right[k], at * width, left[k], row * width, width);
                 } else {
-                    for (int c = 0, l = row * width, r = at * width; c < width; c++, l++, r++) {
-                        left[k][l] = left[k][l] + right[k][r];
-                    }
+                    addRow(left[k], row * width, left[k], row * width, right[k], at * width, width);
                 }
             }
         }
@@ -512,14 +501,36 @@ final class ResidentRound {
         for (int r = 0; r < rows.rows().length; r++) {
             int unchanged = workers - rows.changes()[r];
             for (int k = 0; k < arrays; k++) {
-                for (int c = r * width, o = p * width; c < (r + 1) * width; c++, o++) {
-                    summed[k][c] = unchanged == 0 ? summed[k][c] / workers : (summed[k][c] + unchanged * before[k][o]) / workers;
-                }
+                averageRow(summed[k], r * width, before[k], p * width, width, unchanged, workers);
             }
             if (unchanged > 0) {
                 p++;
             }
         }
         split.apply(state, sum.dense(), rows);
+    }
+
+    /** sum[sumAt ..] = a[aAt ..] + b[bAt ..], one row: the one sum of changed copies that rows and whole tables share. */
+    private static void addRow(float[] sum, int sumAt, float[] a, int aAt, float[] b, int bAt, int width) {
+        for (int c = 0; c < width; c++) {
+            sum[sumAt + c] = a[aAt + c] + b[bAt + c];
+        }
+    }
+
+    /**
+     * One row's average, in place: (the sum of the changed copies + unchanged × old) / workers, or
+     * the sum / workers when every worker changed it ({@code old} not read). Changed rows and whole
+     * tables both average here, which is what makes them end bit for bit alike.
+     */
+    private static void averageRow(float[] summed, int at, float[] old, int oldAt, int width, int unchanged, int workers) {
+        if (unchanged == 0) {
+            for (int c = 0; c < width; c++) {
+                summed[at + c] = summed[at + c] / workers;
+            }
+        } else {
+            for (int c = 0; c < width; c++) {
+                summed[at + c] = (summed[at + c] + unchanged * old[oldAt + c]) / workers;
+            }
+        }
     }
 }
