@@ -453,6 +453,21 @@ class AveragingTrainerTest {
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
     }
 
+    /** {@code training} with rounds through Spark's serialization, as on a cluster, even in local mode (RoundJobs). */
+    private static TrainingState throughSerialization(java.util.function.Supplier<TrainingState> training) {
+        String before = System.getProperty("langid.rounds.in_process");
+        try {
+            System.setProperty("langid.rounds.in_process", "false");
+            return training.get();
+        } finally {
+            if (before == null) {
+                System.clearProperty("langid.rounds.in_process");
+            } else {
+                System.setProperty("langid.rounds.in_process", before);
+            }
+        }
+    }
+
     private static TrainConfig eightStepsAveragingEveryTwo() {
         TrainConfig train = new TrainConfig();
         train.batchSize = 8;
@@ -472,19 +487,8 @@ class AveragingTrainerTest {
         java.util.function.Supplier<AveragingTrainer> trainer = () -> "full".equals(rounds)
                 ? new AveragingTrainer(model, train).exchangingFullState() : new AveragingTrainer(model, train);
 
-        String before = System.getProperty("langid.rounds.in_process");
-        TrainingState serialized;
         long inProcessJobs = RoundJobs.inProcessJobsForTests();
-        try {
-            System.setProperty("langid.rounds.in_process", "false");
-            serialized = trainer.get().fit(spark, shards, start(model), validation).state();
-        } finally {
-            if (before == null) {
-                System.clearProperty("langid.rounds.in_process");
-            } else {
-                System.setProperty("langid.rounds.in_process", before);
-            }
-        }
+        TrainingState serialized = throughSerialization(() -> trainer.get().fit(spark, shards, start(model), validation).state());
         assertEquals(inProcessJobs, RoundJobs.inProcessJobsForTests(), "switched off, no round passes by reference");
         TrainingState byReference = trainer.get().fit(spark, shards, start(model), validation).state();
 
@@ -557,18 +561,7 @@ class AveragingTrainerTest {
             assertArrayEquals(rows.updaterState.toFloatVector(), mixed.updaterState.toFloatVector(), 0f);
         }
         // Whole tables through Spark's serialization, as on a cluster.
-        String inProcess = System.getProperty("langid.rounds.in_process");
-        TrainingState serialized;
-        try {
-            System.setProperty("langid.rounds.in_process", "false");
-            serialized = trainWhole.apply(worker -> worker != 1);
-        } finally {
-            if (inProcess == null) {
-                System.clearProperty("langid.rounds.in_process");
-            } else {
-                System.setProperty("langid.rounds.in_process", inProcess);
-            }
-        }
+        TrainingState serialized = throughSerialization(() -> trainWhole.apply(worker -> worker != 1));
         assertArrayEquals(rows.parameters.toFloatVector(), serialized.parameters.toFloatVector(), 0f);
         assertArrayEquals(rows.updaterState.toFloatVector(), serialized.updaterState.toFloatVector(), 0f);
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), rows.parameters.toFloatVector()), "training moved");
