@@ -398,7 +398,7 @@ public final class LocalSteps {
             arena.recycle();
             return null;
         }
-        LOG.info("steps of batch size {} replay {} calls: {} layer norms and attention cores fused on the JDK's vector API, {} other calls on it, "
+        LOG.info("steps of batch size {} replay {} calls: {} layer norms, attention cores, ReLUs and embedding lookups fused into passes of their own, {} other calls on the JDK's vector API, "
                 + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded",
                 rows, recorded.calls(), recorded.calls(StepReplay.Kernel.FUSED) / 2, recorded.calls(StepReplay.Kernel.VECTOR),
                 recorded.calls(StepReplay.Kernel.SHORTCUT), recorded.calls(StepReplay.Kernel.NATIVE));

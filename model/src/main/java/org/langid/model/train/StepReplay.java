@@ -277,6 +277,12 @@ final class StepReplay {
                 if (Boolean.parseBoolean(System.getProperty(AttentionFusion.PROPERTY, "true"))) {
                     planned = AttentionFusion.fuse(planned, results.values(), retired);
                 }
+                if (Boolean.parseBoolean(System.getProperty(ReluFusion.PROPERTY, "true"))) {
+                    planned = ReluFusion.fuse(planned, results.values(), retired);
+                }
+                if (Boolean.parseBoolean(System.getProperty(EmbeddingLookupFusion.PROPERTY, "true"))) {
+                    planned = EmbeddingLookupFusion.fuse(planned, results.values(), retired);
+                }
             }
             if (Boolean.getBoolean("langid.step_replay.dump")) {
                 dump(planned);

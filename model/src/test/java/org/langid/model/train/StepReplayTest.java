@@ -84,7 +84,8 @@ class StepReplayTest {
                 "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
         assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * 12,
                 "bias gradients ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
-        assertEquals(2 * 2 * 5, replayed.replayedCalls(StepReplay.Kernel.FUSED), "each plan fused its five layer norms, forward and backward");
+        assertEquals(2 * 2 * (5 + relus(variant) + 1), replayed.replayedCalls(StepReplay.Kernel.FUSED),
+                "each plan fused its five layer norms, its ReLUs and the embedding's lookup, forward and backward");
     }
 
     /**
@@ -102,9 +103,14 @@ class StepReplayTest {
         } finally {
             System.clearProperty(VectorKernels.PROPERTY);
         }
-        assertEquals(2 * 2 * (5 + 2), replayed.replayedCalls(StepReplay.Kernel.FUSED),
-                "each plan (batch sizes 5 and 3) fused its five layer norms and two attention cores, forward and backward");
+        assertEquals(2 * 2 * (5 + 2 + relus(variant) + 1), replayed.replayedCalls(StepReplay.Kernel.FUSED),
+                "each plan (batch sizes 5 and 3) fused its five layer norms, two attention cores, its ReLUs and the embedding's lookup, forward and backward");
         assertEquals(0, replayed.replayedCalls(StepReplay.Kernel.VECTOR), "no batched product was left outside the fused cores");
+    }
+
+    /** The ReLUs a step of the variant runs: one per layer's feed-forward, and one more in the one-versus-all loss. */
+    private static int relus(String variant) {
+        return 2 + (config(variant).loss.equals(ModelConfig.LOSS_OVA) ? 1 : 0);
     }
 
     /**
@@ -141,6 +147,36 @@ class StepReplayTest {
         }
         // two layers, each: Q, K, V, the output and their four gradients, each a permute and a copy
         assertEquals(copied.replayedCalls() - 2 * 16, folded.replayedCalls(), "the head permutes and copies were dropped");
+    }
+
+    /** The fused ReLUs multiply by the mask's own 1 or 0: training with them is training without them, bit for bit. */
+    @ParameterizedTest
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    void fusedRelusTrainExactlyAsComposedOnes(String variant) {
+        ModelConfig config = config(variant);
+        INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
+        TrainingState fusedState = TrainingState.start(initial.dup());
+        TrainingState composedState = TrainingState.start(initial.dup());
+        System.setProperty(VectorKernels.PROPERTY, "always");
+        try {
+            LocalSteps fused = new LocalSteps(config, fusedState, 20);
+            LocalSteps composed = new LocalSteps(config, composedState, 20);
+            Random random = new Random(13);
+            for (int step = 0; step < 6; step++) {
+                INDArray windows = windows(random, 5, config.window);
+                INDArray labels = labels(random, 5, config.classes());
+                System.setProperty(ReluFusion.PROPERTY, "true");
+                fused.step(windows, labels);
+                System.setProperty(ReluFusion.PROPERTY, "false");
+                composed.step(windows.dup(), labels.dup());
+                assertArrayEquals(composedState.parameters.toFloatVector(), fusedState.parameters.toFloatVector(), "parameters after step " + step);
+                assertArrayEquals(composedState.updaterState.toFloatVector(), fusedState.updaterState.toFloatVector(), "moments after step " + step);
+            }
+            assertEquals(composed.replayedCalls() - 2 * relus(variant), fused.replayedCalls(), "each ReLU's four calls ran as two");
+        } finally {
+            System.clearProperty(VectorKernels.PROPERTY);
+            System.clearProperty(ReluFusion.PROPERTY);
+        }
     }
 
     /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */
