@@ -267,8 +267,12 @@ final class StepReplay {
             boolean shortcuts = NativeShortcuts.enabled();
             boolean vectors = VectorKernels.enabled();
             VectorKernels.Scratch scratch = new VectorKernels.Scratch();
-            List<Call> planned = calls.stream().map(call -> call.replaced(shortcuts, vectors, scratch)).toList();
             List<Call> retired = new ArrayList<>();
+            List<Call> recorded = calls;
+            if (shortcuts && Boolean.parseBoolean(System.getProperty(AddGradientElision.PROPERTY, "true"))) {
+                recorded = AddGradientElision.elide(recorded, results.values(), retired);
+            }
+            List<Call> planned = recorded.stream().map(call -> call.replaced(shortcuts, vectors, scratch)).toList();
             if (vectors) {
                 planned = LayerNormFusion.fuse(planned, results.values(), retired);
                 if (Boolean.parseBoolean(System.getProperty(HeadLayouts.PROPERTY, "true"))) {
