@@ -126,7 +126,7 @@ final class AttentionFusion {
         calls.set(softmaxBack);
         Value ds = f.out(softmaxBack, 0);
         int maskBack = mask == null ? -1 : f.reader(ds, "add_bp", 2);
-        if (maskBack >= 0) {   // absent when AddGradientElision had the next call read dS2 itself
+        if (maskBack >= 0) {   // absent when GradientCopyElision had the next call read dS2 itself
             if (!same(f.in(maskBack, maskSlot), mask) || !same(f.in(maskBack, 1 - maskSlot), unmasked)) {
                 return null;
             }

@@ -16,7 +16,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * product with a ones vector takes a tenth of the time (bench/PROFILE.md, "Layer norms fused,
  * sums as products"):
  * <ul>
- *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ; the bias gradient,
+ *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ (none when
+ *       {@link GradientCopyElision} made it dZ itself); the bias gradient,
  *       the column sum of dZ, is ones(1, N) · dZ;</li>
  *   <li>{@code reduce_mean} of (N, d) rows into (N, 1): X · (1/d)(d, 1);</li>
  *   <li>{@code reduce_mean_bp} of it: dX = dY (N, 1) · (1/d)(1, d);</li>
@@ -78,6 +79,9 @@ final class NativeShortcuts {
             return null;
         }
         DynamicCustomOp columnSum = product(constant(1.0, 1, dz.size(0)), dz, dBiasRow);   // (1, N)·(N, c)
+        if (dx == dz) {   // GradientCopyElision: dX is dZ itself
+            return () -> Nd4j.exec(columnSum);
+        }
         return () -> {
             dx.assign(dz);
             Nd4j.exec(columnSum);

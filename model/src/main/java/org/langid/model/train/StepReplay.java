@@ -269,8 +269,8 @@ final class StepReplay {
             VectorKernels.Scratch scratch = new VectorKernels.Scratch();
             List<Call> retired = new ArrayList<>();
             List<Call> recorded = calls;
-            if (shortcuts && Boolean.parseBoolean(System.getProperty(AddGradientElision.PROPERTY, "true"))) {
-                recorded = AddGradientElision.elide(recorded, results.values(), retired);
+            if (shortcuts && Boolean.parseBoolean(System.getProperty(GradientCopyElision.PROPERTY, "true"))) {
+                recorded = GradientCopyElision.elide(recorded, results.values(), retired);
             }
             List<Call> planned = recorded.stream().map(call -> call.replaced(shortcuts, vectors, scratch)).toList();
             if (vectors) {

@@ -10,21 +10,23 @@ import org.langid.model.train.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Drops the {@code add_bp} calls of a recorded step whose two outputs are plain copies of the
- * gradient they receive (Z = X + Y with X, Y and Z of one shape: dX = dY = dZ), and has their
- * readers read dZ itself. Each such call wrote two arrays of the activations' size (4 MB each at
- * batch 1024) that were only read. Exact: the readers get the same floats from another array. A
- * call is only dropped when its outputs are no step result, dZ's array is not written again
- * before its last new reader runs, and no reader writes the array it now reads.
+ * Removes the gradient copies of a recorded step: {@code add_bp} of Z = X + Y with X, Y and Z of
+ * one shape writes dX = dY = dZ, and {@code biasadd_bp} writes dX = dZ beside the bias's gradient.
+ * Each copy is an array of the activations' size (4 MB at batch 1024) that is only read. The
+ * readers of a copy read dZ itself instead; an {@code add_bp} is then dropped, and a
+ * {@code biasadd_bp} writes its dX onto dZ, which {@link NativeShortcuts} skips. Exact: the readers
+ * get the same floats from another array. A copy is only removed when it is no step result, dZ's
+ * array is not written again before its last new reader runs, and no reader writes the array it
+ * now reads.
  *
  * <p>Runs on the recorded calls before any replacement or fusion, which then see the new data flow.
  */
-final class AddGradientElision {
+final class GradientCopyElision {
 
-    /** -Dlangid.step_replay.add_gradient_elision=false keeps the copies. */
-    static final String PROPERTY = "langid.step_replay.add_gradient_elision";
+    /** -Dlangid.step_replay.gradient_copy_elision=false keeps the copies. */
+    static final String PROPERTY = "langid.step_replay.gradient_copy_elision";
 
-    private AddGradientElision() {
+    private GradientCopyElision() {
     }
 
     /** {@code calls} without the copying add_bp calls (moved to {@code retired}), their readers rewired to the incoming gradient. */
@@ -33,9 +35,12 @@ final class AddGradientElision {
         for (int i = 0; i < calls.size(); i++) {
             // The data flow changes with each rewiring: read it afresh.
             StepDataflow flow = new StepDataflow(calls, results);
-            if ("add_bp".equals(flow.op(i)) && !dropped.get(i) && elidable(flow, i, dropped)) {
-                rewire(flow, i);
+            if ("add_bp".equals(flow.op(i)) && elidable(flow, i, 2, new int[] {0, 1}, dropped)) {
+                rewire(flow, i, new int[] {0, 1});
                 dropped.set(i);
+            } else if ("biasadd_bp".equals(flow.op(i)) && elidable(flow, i, 1, new int[] {0}, dropped)) {
+                rewire(flow, i, new int[] {0});
+                calls.get(i).context().setOutputArray(0, flow.in(i, 2).array());   // dX written onto dZ: the same floats
             }
         }
         if (dropped.isEmpty()) {
@@ -48,21 +53,29 @@ final class AddGradientElision {
         return kept;
     }
 
-    private static boolean elidable(StepDataflow f, int call, BitSet dropped) {
+    /**
+     * Whether the outputs {@code copies} of {@code call} (inputs (X, ·, dZ), two outputs) are copies of
+     * dZ that can go: its first {@code sameShaped} inputs and those outputs have dZ's shape and type.
+     */
+    private static boolean elidable(StepDataflow f, int call, int sameShaped, int[] copies, BitSet dropped) {
         List<INDArray> in = f.calls.get(call).context().getInputArrays();
         List<INDArray> out = f.calls.get(call).context().getOutputArrays();
-        if (in.size() != 3 || out.size() != 2) {
+        if (dropped.get(call) || in.size() != 3 || out.size() != 2) {
             return false;
         }
         Value dz = f.in(call, 2);
         long[] shape = dz.array().shape();
-        for (INDArray array : List.of(in.get(0), in.get(1), out.get(0), out.get(1))) {
+        List<INDArray> shaped = new ArrayList<>(in.subList(0, sameShaped));
+        for (int slot : copies) {
+            shaped.add(out.get(slot));
+        }
+        for (INDArray array : shaped) {
             if (!Arrays.equals(array.shape(), shape) || array.dataType() != dz.array().dataType()) {
                 return false;   // a broadcast: the gradient is summed, not copied
             }
         }
         int last = call;
-        for (int slot = 0; slot < 2; slot++) {
+        for (int slot : copies) {
             for (int reader : f.readersOf(f.out(call, slot))) {
                 if (reader >= f.calls.size()) {
                     return false;   // a step result
@@ -77,10 +90,10 @@ final class AddGradientElision {
         return f.untouched(dz.array(), dz.call(), last, dropped) && (dz.call() < 0 || same(f.in(call, 2), dz));
     }
 
-    /** Every input of a later call that reads an output of {@code call} reads dZ's array instead. */
-    private static void rewire(StepDataflow f, int call) {
+    /** Every input of a later call that reads output {@code copies} of {@code call} reads dZ's array instead. */
+    private static void rewire(StepDataflow f, int call, int[] copies) {
         Value dz = f.in(call, 2);
-        for (int slot = 0; slot < 2; slot++) {
+        for (int slot : copies) {
             Value copy = f.out(call, slot);
             for (int reader : f.readersOf(copy)) {
                 for (int input = 0; input < f.inputs[reader].length; input++) {

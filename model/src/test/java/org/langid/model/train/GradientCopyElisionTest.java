@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The add_bp copies of a real recorded step are elided and their readers rewired; StepReplayTest
+ * The add_bp and biasadd_bp copies of a real recorded step are elided and their readers rewired; StepReplayTest
  * trains with the elision against SameDiff, bit for bit.
  */
-class AddGradientElisionTest {
+class GradientCopyElisionTest {
 
     @Test
     void copyingGradientsAreDroppedAndTheirReadersReadTheIncomingGradient() {
@@ -24,7 +24,7 @@ class AddGradientElisionTest {
         List<INDArray> copies = first.context().getOutputArrays();
 
         List<StepReplay.Call> retired = new ArrayList<>();
-        List<StepReplay.Call> kept = AddGradientElision.elide(calls, List.of(), retired);
+        List<StepReplay.Call> kept = GradientCopyElision.elide(calls, List.of(), retired);
         assertEquals(0, addGradients(kept), "every add_bp of equal shapes was a copy and is gone");
         assertEquals(before, retired.size());
         boolean rewired = false;
@@ -35,13 +35,18 @@ class AddGradientElisionTest {
             }
         }
         assertTrue(rewired, "a reader of the first copy reads the incoming gradient");
+        long biasGradients = kept.stream().filter(call -> "biasadd_bp".equals(call.op().opName())).count();
+        long writtenOntoTheirGradient = kept.stream().filter(call -> "biasadd_bp".equals(call.op().opName())
+                && call.context().getOutputArrays().get(0) == call.context().getInputArrays().get(2)).count();
+        assertTrue(biasGradients > 0 && writtenOntoTheirGradient == biasGradients,
+                "every bias gradient's dX copy is dZ itself: " + writtenOntoTheirGradient + " of " + biasGradients);
     }
 
     @Test
     void aCopyThatIsAStepResultIsKept() {
         List<StepReplay.Call> calls = RecordedStep.twoLayers();
         StepReplay.Call first = calls.stream().filter(call -> "add_bp".equals(call.op().opName())).findFirst().orElseThrow();
-        List<StepReplay.Call> kept = AddGradientElision.elide(calls, List.of(first.context().getOutputArrays().get(0)), new ArrayList<>());
+        List<StepReplay.Call> kept = GradientCopyElision.elide(calls, List.of(first.context().getOutputArrays().get(0)), new ArrayList<>());
         assertTrue(kept.contains(first), "the add_bp whose output is returned stays");
     }
 
