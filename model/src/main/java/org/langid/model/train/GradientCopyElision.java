@@ -29,7 +29,10 @@ final class GradientCopyElision {
     private GradientCopyElision() {
     }
 
-    /** {@code calls} without the copying add_bp calls (moved to {@code retired}), their readers rewired to the incoming gradient. */
+    /**
+     * {@code calls} without the copying add_bp calls (moved to {@code retired}) and with each copying
+     * biasadd_bp's dX written onto its dZ, the copies' readers rewired to the incoming gradient.
+     */
     static List<StepReplay.Call> elide(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         BitSet dropped = new BitSet();
         for (int i = 0; i < calls.size(); i++) {
@@ -87,7 +90,7 @@ final class GradientCopyElision {
             }
         }
         // dZ's array must hold dZ until the last reader: nothing in between writes it.
-        return f.untouched(dz.array(), dz.call(), last, dropped) && (dz.call() < 0 || same(f.in(call, 2), dz));
+        return f.untouched(dz.array(), dz.call(), last, dropped);
     }
 
     /** Every input of a later call that reads output {@code copies} of {@code call} reads dZ's array instead. */
