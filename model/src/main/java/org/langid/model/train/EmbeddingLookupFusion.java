@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -46,17 +45,8 @@ final class EmbeddingLookupFusion {
     /** {@code calls} with each lookup it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
     static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
-        List<Match> matches = new ArrayList<>();
         BitSet taken = new BitSet();
-        for (int i = 0; i < calls.size(); i++) {
-            if ("onehot".equals(flow.op(i)) && !taken.get(i)) {
-                Match match = match(flow, i);
-                if (match != null && !match.calls.intersects(taken)) {
-                    matches.add(match);
-                    taken.or(match.calls);
-                }
-            }
-        }
+        List<Match> matches = flow.matches("onehot", i -> match(flow, i), Match::calls, taken);
         if (matches.isEmpty()) {
             return calls;
         }

@@ -46,14 +46,7 @@ final class GradientCopyElision {
                 calls.get(i).context().setOutputArray(0, flow.in(i, 2).array());   // dX written onto dZ: the same floats
             }
         }
-        if (dropped.isEmpty()) {
-            return calls;
-        }
-        List<StepReplay.Call> kept = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            (dropped.get(i) ? retired : kept).add(calls.get(i));
-        }
-        return kept;
+        return dropped.isEmpty() ? calls : StepDataflow.rewritten(calls, java.util.Map.of(), dropped, retired);
     }
 
     /**

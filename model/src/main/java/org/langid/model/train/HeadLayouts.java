@@ -1,6 +1,5 @@
 package org.langid.model.train;
 
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import org.langid.model.train.StepDataflow.Value;
@@ -36,14 +35,7 @@ final class HeadLayouts {
                 foldWrite(f, permute, dropped);
             }
         }
-        if (dropped.isEmpty()) {
-            return calls;
-        }
-        List<StepReplay.Call> kept = new ArrayList<>();
-        for (int i = 0; i < calls.size(); i++) {
-            (dropped.get(i) ? retired : kept).add(calls.get(i));
-        }
-        return kept;
+        return dropped.isEmpty() ? calls : StepDataflow.rewritten(calls, java.util.Map.of(), dropped, retired);
     }
 
     /**

@@ -2,7 +2,6 @@ package org.langid.model.train;
 
 import static org.langid.model.train.StepDataflow.same;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -36,17 +35,8 @@ final class ReluFusion {
     /** {@code calls} with each ReLU it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
     static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
-        List<Match> matches = new ArrayList<>();
         BitSet taken = new BitSet();
-        for (int i = 0; i < calls.size(); i++) {
-            if ("greaterthan_scalar".equals(flow.op(i)) && !taken.get(i)) {
-                Match match = match(flow, i);
-                if (match != null && !match.calls.intersects(taken)) {
-                    matches.add(match);
-                    taken.or(match.calls);
-                }
-            }
-        }
+        List<Match> matches = flow.matches("greaterthan_scalar", i -> match(flow, i), Match::calls, taken);
         if (matches.isEmpty()) {
             return calls;
         }

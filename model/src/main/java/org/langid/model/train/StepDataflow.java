@@ -134,6 +134,24 @@ final class StepDataflow {
     }
 
     /**
+     * The matches {@code match} finds at the calls running {@code op}, in call order, each kept only
+     * if none of its calls ({@code callsOf}) is in an earlier match; {@code taken} gets the kept ones' calls.
+     */
+    <M> List<M> matches(String op, java.util.function.IntFunction<M> match, java.util.function.Function<M, BitSet> callsOf, BitSet taken) {
+        List<M> found = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            if (op.equals(op(i)) && !taken.get(i)) {
+                M m = match.apply(i);
+                if (m != null && !callsOf.apply(m).intersects(taken)) {
+                    found.add(m);
+                    taken.or(callsOf.apply(m));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
      * {@code calls} with those in {@code fusedAway} moved to {@code retired}, and before each call
      * index in {@code fused} (itself fused away) the fused pass run with that call's op and context.
      */

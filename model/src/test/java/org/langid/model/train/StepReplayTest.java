@@ -120,62 +120,48 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void productsWithoutTheHeadCopiesAreExact(String variant) {
-        ModelConfig config = config(variant);
-        INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
-        TrainingState foldedState = TrainingState.start(initial.dup());
-        TrainingState copiedState = TrainingState.start(initial.dup());
-        System.setProperty(VectorKernels.PROPERTY, "always");
-        LocalSteps folded;
-        LocalSteps copied;
-        try {
-            folded = new LocalSteps(config, foldedState, 20);
-            copied = new LocalSteps(config, copiedState, 20);
-            Random random = new Random(11);
-            for (int step = 0; step < 6; step++) {
-                INDArray windows = windows(random, 5, config.window);
-                INDArray labels = labels(random, 5, config.classes());
-                System.setProperty(HeadLayouts.PROPERTY, "true");
-                folded.step(windows, labels);
-                System.setProperty(HeadLayouts.PROPERTY, "false");
-                copied.step(windows.dup(), labels.dup());
-                assertArrayEquals(copiedState.parameters.toFloatVector(), foldedState.parameters.toFloatVector(), "parameters after step " + step);
-                assertArrayEquals(copiedState.updaterState.toFloatVector(), foldedState.updaterState.toFloatVector(), "moments after step " + step);
-            }
-        } finally {
-            System.clearProperty(VectorKernels.PROPERTY);
-            System.clearProperty(HeadLayouts.PROPERTY);
-        }
+        LocalSteps[] pair = trainWithAndWithout(variant, HeadLayouts.PROPERTY, 11);
         // two layers, each: Q, K, V, the output and their four gradients, each a permute and a copy
-        assertEquals(copied.replayedCalls() - 2 * 16, folded.replayedCalls(), "the head permutes and copies were dropped");
+        assertEquals(pair[1].replayedCalls() - 2 * 16, pair[0].replayedCalls(), "the head permutes and copies were dropped");
     }
 
     /** The fused ReLUs multiply by the mask's own 1 or 0: training with them is training without them, bit for bit. */
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
     void fusedRelusTrainExactlyAsComposedOnes(String variant) {
+        LocalSteps[] pair = trainWithAndWithout(variant, ReluFusion.PROPERTY, 13);
+        assertEquals(pair[1].replayedCalls() - 2 * relus(variant), pair[0].replayedCalls(), "each ReLU's four calls ran as two");
+    }
+
+    /**
+     * Trains two copies from one state on the same batches, one with the plan rewrite switched on by
+     * {@code property}, one with it off (the vector kernels on for both), and checks after every
+     * step that their parameters and moments are the same bits; returns {on, off}.
+     */
+    private static LocalSteps[] trainWithAndWithout(String variant, String property, long seed) {
         ModelConfig config = config(variant);
         INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
-        TrainingState fusedState = TrainingState.start(initial.dup());
-        TrainingState composedState = TrainingState.start(initial.dup());
+        TrainingState onState = TrainingState.start(initial.dup());
+        TrainingState offState = TrainingState.start(initial.dup());
         System.setProperty(VectorKernels.PROPERTY, "always");
         try {
-            LocalSteps fused = new LocalSteps(config, fusedState, 20);
-            LocalSteps composed = new LocalSteps(config, composedState, 20);
-            Random random = new Random(13);
+            LocalSteps on = new LocalSteps(config, onState, 20);
+            LocalSteps off = new LocalSteps(config, offState, 20);
+            Random random = new Random(seed);
             for (int step = 0; step < 6; step++) {
                 INDArray windows = windows(random, 5, config.window);
                 INDArray labels = labels(random, 5, config.classes());
-                System.setProperty(ReluFusion.PROPERTY, "true");
-                fused.step(windows, labels);
-                System.setProperty(ReluFusion.PROPERTY, "false");
-                composed.step(windows.dup(), labels.dup());
-                assertArrayEquals(composedState.parameters.toFloatVector(), fusedState.parameters.toFloatVector(), "parameters after step " + step);
-                assertArrayEquals(composedState.updaterState.toFloatVector(), fusedState.updaterState.toFloatVector(), "moments after step " + step);
+                System.setProperty(property, "true");
+                on.step(windows, labels);
+                System.setProperty(property, "false");
+                off.step(windows.dup(), labels.dup());
+                assertArrayEquals(offState.parameters.toFloatVector(), onState.parameters.toFloatVector(), "parameters after step " + step);
+                assertArrayEquals(offState.updaterState.toFloatVector(), onState.updaterState.toFloatVector(), "moments after step " + step);
             }
-            assertEquals(composed.replayedCalls() - 2 * relus(variant), fused.replayedCalls(), "each ReLU's four calls ran as two");
+            return new LocalSteps[] {on, off};
         } finally {
             System.clearProperty(VectorKernels.PROPERTY);
-            System.clearProperty(ReluFusion.PROPERTY);
+            System.clearProperty(property);
         }
     }
 
