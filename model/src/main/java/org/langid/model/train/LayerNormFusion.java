@@ -174,6 +174,10 @@ final class LayerNormFusion {
         for (int call : adds) {
             calls.set(call);
         }
+        // The gain's expansion ones(N, 1)·gain goes too when only the norm's own calls read it (the passes read the gain).
+        if (f.readersOf(gx).stream().allMatch(calls::get)) {
+            calls.set(expand);
+        }
         Value y = f.out(c11, 0);
         Value dy = f.in(b0, 2);
         Value dGain = f.out(b3, 0);

@@ -88,6 +88,22 @@ class LayerNormFusionTest {
         assertTrue(fusedNorms(withReader) == 4, "the norm read elsewhere stays: " + fusedNorms(withReader));
     }
 
+    /** Each fused norm also drops its gain's expansion ones(N, 1)·gain(1, d), which only its own calls read. */
+    @org.junit.jupiter.api.Test
+    void theGainsExpansionGoesWithItsNorm() {
+        java.util.List<StepReplay.Call> calls = RecordedStep.twoLayers();
+        java.util.List<StepReplay.Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
+        assertTrue(expansions(calls) - expansions(planned) == 5, "five expansions dropped: " + expansions(calls) + " -> " + expansions(planned));
+    }
+
+    /** Products of a column of ones (ones_as) by a (1, d) row: the gains' expansions and the positions' repetition. */
+    private static long expansions(java.util.List<StepReplay.Call> calls) {
+        java.util.Set<org.nd4j.linalg.api.ndarray.INDArray> ones = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        calls.stream().filter(call -> "ones_as".equals(call.op().opName())).forEach(call -> ones.addAll(call.context().getOutputArrays()));
+        return calls.stream().filter(call -> "matmul".equals(call.op().opName()) && call.kernel() != StepReplay.Kernel.FUSED
+                && call.context().getInputArrays().size() == 2 && ones.contains(call.context().getInputArrays().get(0))).count();
+    }
+
     private static long fusedNorms(java.util.List<StepReplay.Call> calls) {
         java.util.List<StepReplay.Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
         return planned.stream().filter(call -> call.kernel() == StepReplay.Kernel.FUSED).count() / 2;
