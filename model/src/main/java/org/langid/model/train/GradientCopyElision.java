@@ -35,16 +35,18 @@ final class GradientCopyElision {
      */
     static List<StepReplay.Call> elide(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         BitSet dropped = new BitSet();
+        StepDataflow flow = new StepDataflow(calls, results);
         for (int i = 0; i < calls.size(); i++) {
-            // The data flow changes with each rewiring: read it afresh.
-            StepDataflow flow = new StepDataflow(calls, results);
             if ("add_bp".equals(flow.op(i)) && elidable(flow, i, 2, new int[] {0, 1}, dropped)) {
                 rewire(flow, i, new int[] {0, 1});
                 dropped.set(i);
             } else if ("biasadd_bp".equals(flow.op(i)) && elidable(flow, i, 1, new int[] {0}, dropped)) {
                 rewire(flow, i, new int[] {0});
                 calls.get(i).context().setOutputArray(0, flow.in(i, 2).array());   // dX written onto dZ: the same floats
+            } else {
+                continue;
             }
+            flow = new StepDataflow(calls, results);   // the rewiring changed who reads what
         }
         return dropped.isEmpty() ? calls : StepDataflow.rewritten(calls, java.util.Map.of(), dropped, retired);
     }

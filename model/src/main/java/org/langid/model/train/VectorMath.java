@@ -213,13 +213,8 @@ final class VectorMath {
     static void relu(ByteBuffer x, ByteBuffer y, int n) {
         int lanes = SPECIES.length();
         FloatVector zero = FloatVector.zero(SPECIES);
-        int i = 0;
-        for (; i + lanes <= n; i += lanes) {
-            FloatVector v = get(x, i * Float.BYTES, null);
-            put(v.mul(zero.blend(1f, v.compare(VectorOperators.GT, 0f))), y, i * Float.BYTES, null);
-        }
-        if (i < n) {
-            VectorMask<Float> in = SPECIES.indexInRange(i, n);
+        for (int i = 0; i < n; i += lanes) {
+            VectorMask<Float> in = i + lanes <= n ? null : SPECIES.indexInRange(i, n);
             FloatVector v = get(x, i * Float.BYTES, in);
             put(v.mul(zero.blend(1f, v.compare(VectorOperators.GT, 0f))), y, i * Float.BYTES, in);
         }
@@ -229,13 +224,8 @@ final class VectorMath {
     static void reluGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer dx, int n) {
         int lanes = SPECIES.length();
         FloatVector zero = FloatVector.zero(SPECIES);
-        int i = 0;
-        for (; i + lanes <= n; i += lanes) {
-            int at = i * Float.BYTES;
-            put(get(dy, at, null).mul(zero.blend(1f, get(x, at, null).compare(VectorOperators.GT, 0f))), dx, at, null);
-        }
-        if (i < n) {
-            VectorMask<Float> in = SPECIES.indexInRange(i, n);
+        for (int i = 0; i < n; i += lanes) {
+            VectorMask<Float> in = i + lanes <= n ? null : SPECIES.indexInRange(i, n);
             int at = i * Float.BYTES;
             put(get(dy, at, in).mul(zero.blend(1f, get(x, at, in).compare(VectorOperators.GT, 0f))), dx, at, in);
         }
