@@ -3,6 +3,8 @@ package org.langid.model.train;
 import static org.langid.model.train.VectorMath.get;
 import static org.langid.model.train.VectorMath.put;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -22,6 +24,7 @@ import org.langid.model.train.VectorMath.Blocks;
 final class AttentionMath {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     private AttentionMath() {
     }
@@ -58,6 +61,10 @@ final class AttentionMath {
     static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
         int t = s.t;
         int c = s.c;
+        if (rowsAreVectors(t, c)) {
+            forwardByRows(q, k, v, mask, scale, p, o, blocks, s);
+            return;
+        }
         for (int b = 0; b < blocks; b++) {
             VectorMath.load(q, b, t, c, s.q);
             VectorMath.load(k, b, t, c, s.k);
@@ -69,6 +76,169 @@ final class AttentionMath {
                 weights(s, mask, maskStart, scale, p, p.start(b));
             }
             product(s.p, false, v, t, c, o, b);
+        }
+    }
+
+    /** The one block shape the by-row passes take, (16, 16): the default model's 16 positions and heads of 16. */
+    private static final int ROW = 16;
+
+    /**
+     * Whether {@link #forwardByRows} and {@link #backwardByRows} take this block shape: (16, 16) with
+     * 16 float lanes (AVX-512), a row of each operand one vector. They do the same operations in
+     * the same order as the general passes, so give the same bits, in about 0.7× the time
+     * (bench/PROFILE.md): the shape is a constant there, so C2 unrolls their loops and drops the
+     * index checks, they take four rows at a time (four independent chains of multiply-adds where
+     * one row waits on each add's latency), and they call the vector API directly, with no helper
+     * that takes or returns a vector.
+     */
+    static boolean rowsAreVectors(int t, int c) {
+        return t == ROW && c == ROW && SPECIES.length() == ROW;
+    }
+
+    private static void forwardByRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
+        int t = ROW;
+        int c = ROW;
+        float[] queries = s.q;
+        float[] keys = s.transposed;   // Kᵀ: (C, T)
+        float[] values = s.v;
+        float[] weights = s.p;
+        ByteBuffer pBuffer = p.buffer();
+        for (int b = 0; b < blocks; b++) {
+            rows(q, b, queries);
+            rows(k, b, s.k);
+            transposeRows(s.k, keys);
+            rows(v, b, values);
+            // scores S = Q·Kᵀ, four rows at a time
+            for (int i = 0; i < t; i += 4) {
+                FloatVector score0 = FloatVector.zero(SPECIES);
+                FloatVector score1 = score0;
+                FloatVector score2 = score0;
+                FloatVector score3 = score0;
+                for (int cc = 0; cc < c; cc++) {
+                    FloatVector key = FloatVector.fromArray(SPECIES, keys, cc * t);
+                    score0 = key.fma(FloatVector.broadcast(SPECIES, queries[i * c + cc]), score0);
+                    score1 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 1) * c + cc]), score1);
+                    score2 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 2) * c + cc]), score2);
+                    score3 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 3) * c + cc]), score3);
+                }
+                score0.intoArray(weights, i * t);
+                score1.intoArray(weights, (i + 1) * t);
+                score2.intoArray(weights, (i + 2) * t);
+                score3.intoArray(weights, (i + 3) * t);
+            }
+            // P = softmax(scale·S + M), row by row
+            int pStart = p.start(b);
+            int maskStart = mask == null ? 0 : mask.start(b);
+            for (int i = 0; i < t; i++) {
+                FloatVector score = FloatVector.fromArray(SPECIES, weights, i * t).mul(scale);
+                if (mask != null) {
+                    score = score.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), (maskStart + i * mask.rowStride()) * Float.BYTES, NATIVE));
+                }
+                FloatVector e = exp(score.sub(score.reduceLanes(VectorOperators.MAX)));
+                FloatVector weight = e.div(e.reduceLanes(VectorOperators.ADD));
+                weight.intoArray(weights, i * t);
+                weight.intoByteBuffer(pBuffer, (pStart + i * p.rowStride()) * Float.BYTES, NATIVE);
+            }
+            // O = P·V
+            rowProducts(weights, false, values, o, b);
+        }
+    }
+
+    private static void backwardByRows(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
+                                       int blocks, Scratch s) {
+        int t = ROW;
+        int c = ROW;
+        float[] weights = s.p;
+        float[] outGradient = s.dO;
+        float[] valuesT = s.transposed;   // Vᵀ: (C, T)
+        float[] scoreGradient = s.dS;
+        for (int b = 0; b < blocks; b++) {
+            rows(p, b, weights);
+            rows(dO, b, outGradient);
+            rows(v, b, s.v);
+            transposeRows(s.v, valuesT);
+            rows(q, b, s.q);
+            rows(k, b, s.k);
+            // dV = Pᵀ·dO
+            rowProducts(weights, true, outGradient, dV, b);
+            // dP = dO·Vᵀ, four rows at a time, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
+            for (int i = 0; i < t; i += 4) {
+                FloatVector dp0 = FloatVector.zero(SPECIES);
+                FloatVector dp1 = dp0;
+                FloatVector dp2 = dp0;
+                FloatVector dp3 = dp0;
+                for (int cc = 0; cc < c; cc++) {
+                    FloatVector value = FloatVector.fromArray(SPECIES, valuesT, cc * t);
+                    dp0 = value.fma(FloatVector.broadcast(SPECIES, outGradient[i * c + cc]), dp0);
+                    dp1 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 1) * c + cc]), dp1);
+                    dp2 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 2) * c + cc]), dp2);
+                    dp3 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 3) * c + cc]), dp3);
+                }
+                dp0.intoArray(scoreGradient, i * t);
+                dp1.intoArray(scoreGradient, (i + 1) * t);
+                dp2.intoArray(scoreGradient, (i + 2) * t);
+                dp3.intoArray(scoreGradient, (i + 3) * t);
+            }
+            for (int i = 0; i < t; i++) {
+                FloatVector dp = FloatVector.fromArray(SPECIES, scoreGradient, i * t);
+                FloatVector weight = FloatVector.fromArray(SPECIES, weights, i * t);
+                float dot = dp.mul(weight).reduceLanes(VectorOperators.ADD);
+                weight.mul(dp.sub(dot)).mul(scale).intoArray(scoreGradient, i * t);
+            }
+            // dQ = dS·K, dK = dSᵀ·Q
+            rowProducts(scoreGradient, false, s.k, dQ, b);
+            rowProducts(scoreGradient, true, s.q, dK, b);
+        }
+    }
+
+    /** Block b of {@code from}, (16, 16), into {@code to} row after row. */
+    private static void rows(Blocks from, int b, float[] to) {
+        ByteBuffer buffer = from.buffer();
+        int start = from.start(b);
+        for (int r = 0; r < ROW; r++) {
+            FloatVector.fromByteBuffer(SPECIES, buffer, (start + r * from.rowStride()) * Float.BYTES, NATIVE).intoArray(to, r * ROW);
+        }
+    }
+
+    /** {@code to} = the transpose of {@code from}, both (16, 16) row after row. */
+    private static void transposeRows(float[] from, float[] to) {
+        for (int r = 0; r < ROW; r++) {
+            for (int j = 0; j < ROW; j++) {
+                to[j * ROW + r] = from[r * ROW + j];
+            }
+        }
+    }
+
+    /**
+     * Block b of {@code out} (16, 16) = op(a) · right, a and right (16, 16) row after row in arrays
+     * (op(a)[i][j] = a[j·16 + i] if transposed): four rows at a time, each row's sum over j in
+     * order from zero, as {@link #product} adds them.
+     */
+    private static void rowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
+        int t = ROW;
+        int c = ROW;
+        ByteBuffer buffer = out.buffer();
+        int start = out.start(b);
+        int rowStep = transposed ? 1 : t;
+        int columnStep = transposed ? t : 1;
+        for (int i = 0; i < t; i += 4) {
+            FloatVector acc0 = FloatVector.zero(SPECIES);
+            FloatVector acc1 = acc0;
+            FloatVector acc2 = acc0;
+            FloatVector acc3 = acc0;
+            int at = i * rowStep;
+            for (int j = 0; j < t; j++, at += columnStep) {
+                FloatVector row = FloatVector.fromArray(SPECIES, right, j * c);
+                acc0 = row.fma(FloatVector.broadcast(SPECIES, a[at]), acc0);
+                acc1 = row.fma(FloatVector.broadcast(SPECIES, a[at + rowStep]), acc1);
+                acc2 = row.fma(FloatVector.broadcast(SPECIES, a[at + 2 * rowStep]), acc2);
+                acc3 = row.fma(FloatVector.broadcast(SPECIES, a[at + 3 * rowStep]), acc3);
+            }
+            int to = start + i * out.rowStride();
+            acc0.intoByteBuffer(buffer, to * Float.BYTES, NATIVE);
+            acc1.intoByteBuffer(buffer, (to + out.rowStride()) * Float.BYTES, NATIVE);
+            acc2.intoByteBuffer(buffer, (to + 2 * out.rowStride()) * Float.BYTES, NATIVE);
+            acc3.intoByteBuffer(buffer, (to + 3 * out.rowStride()) * Float.BYTES, NATIVE);
         }
     }
 
@@ -135,6 +305,10 @@ final class AttentionMath {
                          int blocks, Scratch s) {
         int t = s.t;
         int c = s.c;
+        if (rowsAreVectors(t, c)) {
+            backwardByRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
+            return;
+        }
         for (int b = 0; b < blocks; b++) {
             VectorMath.load(p, b, t, t, s.p);
             VectorMath.load(dO, b, t, c, s.dO);
@@ -255,7 +429,7 @@ final class AttentionMath {
         VectorMask<Float> tail = SPECIES.indexInRange(c - c % lanes, c);
         int start = out.start(b);
         int from = right.start(b);
-        java.nio.ByteBuffer rows = right.buffer();
+        ByteBuffer rows = right.buffer();
         int rowStep = transposed ? 1 : t;      // op(a)[i][j] = a[i·rowStep + j·columnStep]
         int columnStep = transposed ? t : 1;
         for (int c0 = 0; c0 < c; c0 += lanes) {
