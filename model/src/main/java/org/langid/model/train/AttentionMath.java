@@ -97,7 +97,6 @@ final class AttentionMath {
 
     private static void forwardByRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
         int t = ROW;
-        int c = ROW;
         float[] queries = s.q;
         float[] keys = s.transposed;   // Kᵀ: (C, T)
         float[] values = s.v;
@@ -108,24 +107,7 @@ final class AttentionMath {
             rows(k, b, s.k);
             transposeRows(s.k, keys);
             rows(v, b, values);
-            // scores S = Q·Kᵀ, four rows at a time
-            for (int i = 0; i < t; i += 4) {
-                FloatVector score0 = FloatVector.zero(SPECIES);
-                FloatVector score1 = score0;
-                FloatVector score2 = score0;
-                FloatVector score3 = score0;
-                for (int cc = 0; cc < c; cc++) {
-                    FloatVector key = FloatVector.fromArray(SPECIES, keys, cc * t);
-                    score0 = key.fma(FloatVector.broadcast(SPECIES, queries[i * c + cc]), score0);
-                    score1 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 1) * c + cc]), score1);
-                    score2 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 2) * c + cc]), score2);
-                    score3 = key.fma(FloatVector.broadcast(SPECIES, queries[(i + 3) * c + cc]), score3);
-                }
-                score0.intoArray(weights, i * t);
-                score1.intoArray(weights, (i + 1) * t);
-                score2.intoArray(weights, (i + 2) * t);
-                score3.intoArray(weights, (i + 3) * t);
-            }
+            arrayProduct(queries, keys, weights);   // scores S = Q·Kᵀ
             // P = softmax(scale·S + M), row by row
             int pStart = p.start(b);
             int maskStart = mask == null ? 0 : mask.start(b);
@@ -147,7 +129,6 @@ final class AttentionMath {
     private static void backwardByRows(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
                                        int blocks, Scratch s) {
         int t = ROW;
-        int c = ROW;
         float[] weights = s.p;
         float[] outGradient = s.dO;
         float[] valuesT = s.transposed;   // Vᵀ: (C, T)
@@ -161,24 +142,8 @@ final class AttentionMath {
             rows(k, b, s.k);
             // dV = Pᵀ·dO
             rowProducts(weights, true, outGradient, dV, b);
-            // dP = dO·Vᵀ, four rows at a time, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
-            for (int i = 0; i < t; i += 4) {
-                FloatVector dp0 = FloatVector.zero(SPECIES);
-                FloatVector dp1 = dp0;
-                FloatVector dp2 = dp0;
-                FloatVector dp3 = dp0;
-                for (int cc = 0; cc < c; cc++) {
-                    FloatVector value = FloatVector.fromArray(SPECIES, valuesT, cc * t);
-                    dp0 = value.fma(FloatVector.broadcast(SPECIES, outGradient[i * c + cc]), dp0);
-                    dp1 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 1) * c + cc]), dp1);
-                    dp2 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 2) * c + cc]), dp2);
-                    dp3 = value.fma(FloatVector.broadcast(SPECIES, outGradient[(i + 3) * c + cc]), dp3);
-                }
-                dp0.intoArray(scoreGradient, i * t);
-                dp1.intoArray(scoreGradient, (i + 1) * t);
-                dp2.intoArray(scoreGradient, (i + 2) * t);
-                dp3.intoArray(scoreGradient, (i + 3) * t);
-            }
+            // dP = dO·Vᵀ, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
+            arrayProduct(outGradient, valuesT, scoreGradient);
             for (int i = 0; i < t; i++) {
                 FloatVector dp = FloatVector.fromArray(SPECIES, scoreGradient, i * t);
                 FloatVector weight = FloatVector.fromArray(SPECIES, weights, i * t);
@@ -206,6 +171,30 @@ final class AttentionMath {
             for (int j = 0; j < ROW; j++) {
                 to[j * ROW + r] = from[r * ROW + j];
             }
+        }
+    }
+
+    /**
+     * {@code out} = a · b, all (16, 16) row after row in arrays: four rows at a time, each row's sum
+     * over k in order from zero, as {@link #matrix} adds them.
+     */
+    private static void arrayProduct(float[] a, float[] b, float[] out) {
+        for (int i = 0; i < ROW; i += 4) {
+            FloatVector acc0 = FloatVector.zero(SPECIES);
+            FloatVector acc1 = acc0;
+            FloatVector acc2 = acc0;
+            FloatVector acc3 = acc0;
+            for (int kk = 0; kk < ROW; kk++) {
+                FloatVector row = FloatVector.fromArray(SPECIES, b, kk * ROW);
+                acc0 = row.fma(FloatVector.broadcast(SPECIES, a[i * ROW + kk]), acc0);
+                acc1 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 1) * ROW + kk]), acc1);
+                acc2 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 2) * ROW + kk]), acc2);
+                acc3 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 3) * ROW + kk]), acc3);
+            }
+            acc0.intoArray(out, i * ROW);
+            acc1.intoArray(out, (i + 1) * ROW);
+            acc2.intoArray(out, (i + 2) * ROW);
+            acc3.intoArray(out, (i + 3) * ROW);
         }
     }
 
