@@ -29,6 +29,8 @@ final class AttentionFusion {
 
     /** -Dlangid.step_replay.attention_fusion=false keeps the separate calls (tests compare both ways). */
     static final String PROPERTY = "langid.step_replay.attention_fusion";
+    /** {@code false}: fused cores take the general passes even where the by-row ones apply (same bits; for comparisons). */
+    static final String BY_ROWS_PROPERTY = "langid.step_replay.attention_by_rows";
 
     private AttentionFusion() {
     }
@@ -191,12 +193,13 @@ final class AttentionFusion {
         }
         float factor = scale.floatValue();
         AttentionMath.Scratch scratch = new AttentionMath.Scratch(t, c);
+        boolean byRows = Boolean.parseBoolean(System.getProperty(BY_ROWS_PROPERTY, "true"));
         Operand maskOperand = mask == null ? null : Operand.dense(mask.array());
         Operand weights = Operand.dense(p.array());
         Runnable forward = () -> AttentionMath.forward(qk.a().blocks(), qk.b().blocks(), pv.b().blocks(),
-                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch);
+                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch, byRows);
         Runnable backward = () -> AttentionMath.backward(dK.b().blocks(), dQ.b().blocks(), dP.b().blocks(), weights.blocks(), dP.a().blocks(),
-                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch);
+                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch, byRows);
         return new Match(calls, forwardAt, backwardAt, forward, backward);
     }
 

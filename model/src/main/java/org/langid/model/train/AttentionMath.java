@@ -59,10 +59,20 @@ final class AttentionMath {
      * {@code mask} is null), O = P·V. The same operations in the same order as the graph's calls.
      */
     static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
+        forward(q, k, v, mask, scale, p, o, blocks, s, true);
+    }
+
+    /** {@link #forward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
+    static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s,
+                        boolean byRows) {
         int t = s.t;
         int c = s.c;
-        if (rowsAreVectors(t, c)) {
-            forwardByRows(q, k, v, mask, scale, p, o, blocks, s);
+        if (byRows && rowsAreVectors(t, c)) {
+            if (LANES == ROW) {
+                forwardByRows(q, k, v, mask, scale, p, o, blocks, s);
+            } else {
+                forwardByHalfRows(q, k, v, mask, scale, p, o, blocks, s);
+            }
             return;
         }
         for (int b = 0; b < blocks; b++) {
@@ -81,18 +91,23 @@ final class AttentionMath {
 
     /** The one block shape the by-row passes take, (16, 16): the default model's 16 positions and heads of 16. */
     private static final int ROW = 16;
+    /** Float lanes of this machine's vectors: 16 with AVX-512, 8 with AVX2. */
+    private static final int LANES = SPECIES.length();
+    /** Half a row, one AVX2 vector. */
+    private static final int HALF = ROW / 2;
 
     /**
-     * Whether {@link #forwardByRows} and {@link #backwardByRows} take this block shape: (16, 16) with
-     * 16 float lanes (AVX-512), a row of each operand one vector. They do the same operations in
-     * the same order as the general passes, so give the same bits, in about 0.7× the time
-     * (bench/PROFILE.md): the shape is a constant there, so C2 unrolls their loops and drops the
-     * index checks, they take four rows at a time (four independent chains of multiply-adds where
-     * one row waits on each add's latency), and they call the vector API directly, with no helper
-     * that takes or returns a vector.
+     * Whether the by-row passes take this block shape: (16, 16) with 16 float lanes (AVX-512: a row of
+     * each operand one vector, {@link #forwardByRows}) or 8 (AVX2: two vectors, {@link
+     * #forwardByHalfRows}). They do the same operations in the same order as the general passes at
+     * the same width, so give the same bits (AttentionFusionTest), in 0.7× the time with AVX-512 and
+     * ~0.5× with AVX2 (bench/PROFILE.md): the shape is a constant there, so C2 unrolls their loops
+     * and drops the index checks, they take four rows at a time (four independent chains of
+     * multiply-adds where one row waits on each add's latency), and they call the vector API
+     * directly, with no helper that takes or returns a vector and no masks.
      */
     static boolean rowsAreVectors(int t, int c) {
-        return t == ROW && c == ROW && SPECIES.length() == ROW;
+        return t == ROW && c == ROW && (LANES == ROW || LANES == HALF);
     }
 
     private static void forwardByRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
@@ -223,6 +238,180 @@ final class AttentionMath {
         }
     }
 
+    // The (16, 16) passes for 8 lanes (AVX2): a row is two vectors, its low and high half. The general
+    // passes at this width take the block's scores four rows at a time by matrix(), each row's
+    // maxima and sums from -inf and zero over the halves in order, dS's row sum as a chain of
+    // multiply-adds from zero (scoreGradients); these do the same in the same order.
+
+    private static void forwardByHalfRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks,
+                                          Scratch s) {
+        float[] queries = s.q;
+        float[] keys = s.transposed;   // Kᵀ: (C, T)
+        float[] values = s.v;
+        float[] weights = s.p;
+        ByteBuffer pBuffer = p.buffer();
+        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        for (int b = 0; b < blocks; b++) {
+            halfRows(q, b, queries);
+            halfRows(k, b, s.k);
+            transpose(s.k, ROW, ROW, keys);
+            halfRows(v, b, values);
+            halfArrayProduct(queries, keys, weights);   // scores S = Q·Kᵀ
+            // P = softmax(scale·S + M), row by row
+            int pStart = p.start(b);
+            int maskStart = mask == null ? 0 : mask.start(b);
+            for (int i = 0; i < ROW; i++) {
+                FloatVector low = FloatVector.fromArray(SPECIES, weights, i * ROW).mul(scale);
+                FloatVector high = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF).mul(scale);
+                if (mask != null) {
+                    int at = (maskStart + i * mask.rowStride()) * Float.BYTES;
+                    low = low.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at, NATIVE));
+                    high = high.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at + HALF * Float.BYTES, NATIVE));
+                }
+                float max = lowest.max(low).max(high).reduceLanes(VectorOperators.MAX);
+                FloatVector eLow = exp(low.sub(max));
+                FloatVector eHigh = exp(high.sub(max));
+                float sum = FloatVector.zero(SPECIES).add(eLow).add(eHigh).reduceLanes(VectorOperators.ADD);
+                FloatVector weightLow = eLow.div(sum);
+                FloatVector weightHigh = eHigh.div(sum);
+                weightLow.intoArray(weights, i * ROW);
+                weightHigh.intoArray(weights, i * ROW + HALF);
+                int to = (pStart + i * p.rowStride()) * Float.BYTES;
+                weightLow.intoByteBuffer(pBuffer, to, NATIVE);
+                weightHigh.intoByteBuffer(pBuffer, to + HALF * Float.BYTES, NATIVE);
+            }
+            // O = P·V
+            halfRowProducts(weights, false, values, o, b);
+        }
+    }
+
+    private static void backwardByHalfRows(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK,
+                                           Blocks dV, int blocks, Scratch s) {
+        float[] weights = s.p;
+        float[] outGradient = s.dO;
+        float[] valuesT = s.transposed;   // Vᵀ: (C, T)
+        float[] scoreGradient = s.dS;
+        for (int b = 0; b < blocks; b++) {
+            halfRows(p, b, weights);
+            halfRows(dO, b, outGradient);
+            halfRows(v, b, s.v);
+            transpose(s.v, ROW, ROW, valuesT);
+            halfRows(q, b, s.q);
+            halfRows(k, b, s.k);
+            // dV = Pᵀ·dO
+            halfRowProducts(weights, true, outGradient, dV, b);
+            // dP = dO·Vᵀ, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
+            halfArrayProduct(outGradient, valuesT, scoreGradient);
+            for (int i = 0; i < ROW; i++) {
+                FloatVector dpLow = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW);
+                FloatVector dpHigh = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW + HALF);
+                FloatVector weightLow = FloatVector.fromArray(SPECIES, weights, i * ROW);
+                FloatVector weightHigh = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF);
+                float dot = dpHigh.fma(weightHigh, dpLow.fma(weightLow, FloatVector.zero(SPECIES))).reduceLanes(VectorOperators.ADD);
+                weightLow.mul(dpLow.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW);
+                weightHigh.mul(dpHigh.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW + HALF);
+            }
+            // dQ = dS·K, dK = dSᵀ·Q
+            halfRowProducts(scoreGradient, false, s.k, dQ, b);
+            halfRowProducts(scoreGradient, true, s.q, dK, b);
+        }
+    }
+
+    /** Block b of {@code from}, (16, 16), into {@code to} row after row, half a row a vector. */
+    private static void halfRows(Blocks from, int b, float[] to) {
+        ByteBuffer buffer = from.buffer();
+        int start = from.start(b);
+        for (int r = 0; r < ROW; r++) {
+            int at = (start + r * from.rowStride()) * Float.BYTES;
+            FloatVector.fromByteBuffer(SPECIES, buffer, at, NATIVE).intoArray(to, r * ROW);
+            FloatVector.fromByteBuffer(SPECIES, buffer, at + HALF * Float.BYTES, NATIVE).intoArray(to, r * ROW + HALF);
+        }
+    }
+
+    /** {@link #arrayProduct} half a row a vector: four rows' two halves at a time, each sum over k in order from zero, as {@link #matrix}. */
+    private static void halfArrayProduct(float[] a, float[] b, float[] out) {
+        for (int i = 0; i < ROW; i += 4) {
+            FloatVector low0 = FloatVector.zero(SPECIES);
+            FloatVector low1 = low0;
+            FloatVector low2 = low0;
+            FloatVector low3 = low0;
+            FloatVector high0 = low0;
+            FloatVector high1 = low0;
+            FloatVector high2 = low0;
+            FloatVector high3 = low0;
+            for (int kk = 0; kk < ROW; kk++) {
+                FloatVector rowLow = FloatVector.fromArray(SPECIES, b, kk * ROW);
+                FloatVector rowHigh = FloatVector.fromArray(SPECIES, b, kk * ROW + HALF);
+                FloatVector a0 = FloatVector.broadcast(SPECIES, a[i * ROW + kk]);
+                FloatVector a1 = FloatVector.broadcast(SPECIES, a[(i + 1) * ROW + kk]);
+                FloatVector a2 = FloatVector.broadcast(SPECIES, a[(i + 2) * ROW + kk]);
+                FloatVector a3 = FloatVector.broadcast(SPECIES, a[(i + 3) * ROW + kk]);
+                low0 = rowLow.fma(a0, low0);
+                high0 = rowHigh.fma(a0, high0);
+                low1 = rowLow.fma(a1, low1);
+                high1 = rowHigh.fma(a1, high1);
+                low2 = rowLow.fma(a2, low2);
+                high2 = rowHigh.fma(a2, high2);
+                low3 = rowLow.fma(a3, low3);
+                high3 = rowHigh.fma(a3, high3);
+            }
+            low0.intoArray(out, i * ROW);
+            high0.intoArray(out, i * ROW + HALF);
+            low1.intoArray(out, (i + 1) * ROW);
+            high1.intoArray(out, (i + 1) * ROW + HALF);
+            low2.intoArray(out, (i + 2) * ROW);
+            high2.intoArray(out, (i + 2) * ROW + HALF);
+            low3.intoArray(out, (i + 3) * ROW);
+            high3.intoArray(out, (i + 3) * ROW + HALF);
+        }
+    }
+
+    /** {@link #rowProducts} half a row a vector: block b of {@code out} = op(a) · right, each sum over j in order from zero, as {@link #product}. */
+    private static void halfRowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
+        ByteBuffer buffer = out.buffer();
+        int start = out.start(b);
+        int rowStep = transposed ? 1 : ROW;
+        int columnStep = transposed ? ROW : 1;
+        for (int i = 0; i < ROW; i += 4) {
+            FloatVector low0 = FloatVector.zero(SPECIES);
+            FloatVector low1 = low0;
+            FloatVector low2 = low0;
+            FloatVector low3 = low0;
+            FloatVector high0 = low0;
+            FloatVector high1 = low0;
+            FloatVector high2 = low0;
+            FloatVector high3 = low0;
+            int at = i * rowStep;
+            for (int j = 0; j < ROW; j++, at += columnStep) {
+                FloatVector rowLow = FloatVector.fromArray(SPECIES, right, j * ROW);
+                FloatVector rowHigh = FloatVector.fromArray(SPECIES, right, j * ROW + HALF);
+                FloatVector a0 = FloatVector.broadcast(SPECIES, a[at]);
+                FloatVector a1 = FloatVector.broadcast(SPECIES, a[at + rowStep]);
+                FloatVector a2 = FloatVector.broadcast(SPECIES, a[at + 2 * rowStep]);
+                FloatVector a3 = FloatVector.broadcast(SPECIES, a[at + 3 * rowStep]);
+                low0 = rowLow.fma(a0, low0);
+                high0 = rowHigh.fma(a0, high0);
+                low1 = rowLow.fma(a1, low1);
+                high1 = rowHigh.fma(a1, high1);
+                low2 = rowLow.fma(a2, low2);
+                high2 = rowHigh.fma(a2, high2);
+                low3 = rowLow.fma(a3, low3);
+                high3 = rowHigh.fma(a3, high3);
+            }
+            int to = (start + i * out.rowStride()) * Float.BYTES;
+            int next = out.rowStride() * Float.BYTES;
+            int half = HALF * Float.BYTES;
+            low0.intoByteBuffer(buffer, to, NATIVE);
+            high0.intoByteBuffer(buffer, to + half, NATIVE);
+            low1.intoByteBuffer(buffer, to + next, NATIVE);
+            high1.intoByteBuffer(buffer, to + next + half, NATIVE);
+            low2.intoByteBuffer(buffer, to + 2 * next, NATIVE);
+            high2.intoByteBuffer(buffer, to + 2 * next + half, NATIVE);
+            low3.intoByteBuffer(buffer, to + 3 * next, NATIVE);
+            high3.intoByteBuffer(buffer, to + 3 * next + half, NATIVE);
+        }
+    }
+
     /** A block's P into s.p and P, from s.q and s.transposed (Kᵀ), when a row of scores is one vector: each row in registers. */
     private static void weightsInRegisters(Scratch s, Blocks mask, int maskStart, float scale, Blocks p, int pStart) {
         int t = s.t;
@@ -284,10 +473,20 @@ final class AttentionMath {
      */
     static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
                          int blocks, Scratch s) {
+        backward(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s, true);
+    }
+
+    /** {@link #backward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
+    static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
+                         int blocks, Scratch s, boolean byRows) {
         int t = s.t;
         int c = s.c;
-        if (rowsAreVectors(t, c)) {
-            backwardByRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
+        if (byRows && rowsAreVectors(t, c)) {
+            if (LANES == ROW) {
+                backwardByRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
+            } else {
+                backwardByHalfRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
+            }
             return;
         }
         for (int b = 0; b < blocks; b++) {

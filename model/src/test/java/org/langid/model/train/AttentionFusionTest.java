@@ -56,6 +56,37 @@ class AttentionFusionTest {
     }
 
     /**
+     * The by-row passes of the default model's (16, 16) blocks (AVX-512: a row a vector; AVX2: two)
+     * give the general passes' bits on this machine: a run's result does not depend on which of them
+     * a step took. Random scores large enough that a row's maximum matters, with and without the
+     * padding mask, in both layouts.
+     */
+    @ParameterizedTest
+    @CsvSource({"true, false", "false, true", "true, true"})
+    void theByRowPassesGiveTheGeneralPassesBits(boolean masked, boolean headsSecond) {
+        assertEquals(VECTOR_LANES == 8 || VECTOR_LANES == 16, AttentionMath.rowsAreVectors(16, 16),
+                "with " + VECTOR_LANES + " float lanes, whether the (16, 16) blocks take the by-row passes");
+        Nd4j.getRandom().setSeed(1616);
+        Core core = new Core(16, 16, masked, headsSecond);
+        core.q.muli(3);
+        core.run(0.25f, false);
+        List<INDArray> general = core.results();
+        core.run(0.25f, true);
+        List<INDArray> byRows = core.results();
+        String[] names = {"P", "O", "dQ", "dK", "dV"};
+        for (int r = 0; r < names.length; r++) {
+            float[] expected = general.get(r).data().asFloat();
+            float[] actual = byRows.get(r).data().asFloat();
+            for (int i = 0; i < expected.length; i++) {
+                assertEquals(Float.floatToRawIntBits(expected[i]), Float.floatToRawIntBits(actual[i]),
+                        names[r] + " at " + i + ": " + actual[i] + " by rows, " + expected[i] + " by the general passes");
+            }
+        }
+    }
+
+    private static final int VECTOR_LANES = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
+
+    /**
      * The softmax's exp: within 3e-7 of Math.exp relative (x ≤ 0), exactly 0 from −88 down, where
      * masked keys land, and the same bits as its formula written with scalar IEEE operations, on
      * the first calls (interpreted) and the last (compiled): a run repeats itself bit for bit
@@ -265,11 +296,21 @@ class AttentionFusionTest {
         }
 
         void run(float scale) {
+            run(scale, true);
+        }
+
+        /** Forward and backward, by the by-row passes where they apply if {@code byRows}, else by the general ones. */
+        void run(float scale, boolean byRows) {
             AttentionMath.Scratch scratch = new AttentionMath.Scratch(t, c);
             AttentionMath.forward(blocks(q), blocks(k), blocks(v), mask == null ? null : Operand.dense(mask).blocks(), scale,
-                    Operand.dense(p).blocks(), blocks(o), BATCH * HEADS, scratch);
+                    Operand.dense(p).blocks(), blocks(o), BATCH * HEADS, scratch, byRows);
             AttentionMath.backward(blocks(q), blocks(k), blocks(v), Operand.dense(p).blocks(), blocks(dO), scale,
-                    blocks(dQ), blocks(dK), blocks(dV), BATCH * HEADS, scratch);
+                    blocks(dQ), blocks(dK), blocks(dV), BATCH * HEADS, scratch, byRows);
+        }
+
+        /** P, O, dQ, dK and dV as they stand, copied. */
+        List<INDArray> results() {
+            return List.of(p.dup(), o.dup(), dQ.dup(), dK.dup(), dV.dup());
         }
 
         double get(INDArray array, int b, int h, int i, int cc) {
