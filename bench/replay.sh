@@ -11,6 +11,9 @@
 # (-Dlangid.step_replay.attention_fusion=false) against one fused pass per block, forward and
 # backward (AttentionFusion), with two more rows at batch 1024: the profile's model and the
 # pipeline's width (d 128, heads of 32).
+# SWITCH=by_rows compares the fused cores' general passes (-Dlangid.step_replay.attention_by_rows=false)
+# against the by-row passes of (16, 16) blocks (one vector a row with AVX-512, two with AVX2), the
+# same rows as SWITCH=attention; the pipeline's heads of 32 take the general passes either way.
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail
@@ -24,6 +27,7 @@ issue14=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set m
 property=langid.step_replay; header=("session/s" "replay/s")
 [ "${SWITCH:-replay}" = products ] && { property=langid.step_kernels; header=("libnd4j/s" "replaced/s"); }
 [ "${SWITCH:-replay}" = attention ] && { property=langid.step_replay.attention_fusion; header=("separate/s" "fused/s"); }
+[ "${SWITCH:-replay}" = by_rows ] && { property=langid.step_replay.attention_by_rows; header=("general/s" "by rows/s"); }
 rate() {   # rate true|false ARGS...
   local on="$1"; shift
   LANGID_JAVA_OPTS="${LANGID_JAVA_OPTS:-} -D$property=$on" OMP_NUM_THREADS=1 \
@@ -41,6 +45,9 @@ row "profile's, the prepared windows" 256 -i "$prepared"
 row "profile's, the prepared windows" 32 -i "$prepared"
 row "issue 14's (no n-grams), random" 256 "${issue14[@]}"
 row "issue 14's (no n-grams), random" 1024 "${issue14[@]}"
+if [ "${SWITCH:-replay}" = by_rows ]; then
+  row "profile's, the prepared windows" 1024 -i "$prepared"
+fi
 if [ "${SWITCH:-replay}" = attention ]; then
   row "profile's, the prepared windows" 1024 -i "$prepared"
   row "pipeline's width (d 128), prepared" 1024 -i "$prepared" --set model.d_model=128 --set model.ffn=256
