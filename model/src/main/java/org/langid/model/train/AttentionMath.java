@@ -68,11 +68,7 @@ final class AttentionMath {
         int t = s.t;
         int c = s.c;
         if (byRows && rowsAreVectors(t, c)) {
-            if (LANES == ROW) {
-                forwardByRows(q, k, v, mask, scale, p, o, blocks, s);
-            } else {
-                forwardByHalfRows(q, k, v, mask, scale, p, o, blocks, s);
-            }
+            forwardByRows(q, k, v, mask, scale, p, o, blocks, s);
             return;
         }
         for (int b = 0; b < blocks; b++) {
@@ -97,53 +93,42 @@ final class AttentionMath {
     private static final int HALF = ROW / 2;
 
     /**
-     * Whether the by-row passes take this block shape: (16, 16) with 16 float lanes (AVX-512: a row of
-     * each operand one vector, {@link #forwardByRows}) or 8 (AVX2: two vectors, {@link
-     * #forwardByHalfRows}). They do the same operations in the same order as the general passes at
-     * the same width, so give the same bits (AttentionFusionTest), in 0.7× the time with AVX-512 and
-     * ~0.5× with AVX2 (bench/PROFILE.md): the shape is a constant there, so C2 unrolls their loops
-     * and drops the index checks, they take four rows at a time (four independent chains of
-     * multiply-adds where one row waits on each add's latency), and they call the vector API
-     * directly, with no helper that takes or returns a vector and no masks.
+     * Whether {@link #forwardByRows} and {@link #backwardByRows} take this block shape: (16, 16) with
+     * 16 float lanes (AVX-512: a row of each operand one vector) or 8 (AVX2: two). They do the same
+     * operations in the same order as the general passes at the same width, so give the same bits
+     * (AttentionFusionTest), in about 0.7× the time alone with either width (bench/PROFILE.md): the
+     * shape is a constant there, so C2 unrolls their loops and drops the index checks, they take
+     * four rows at a time (independent chains of multiply-adds where one row waits on each add's
+     * latency), and they call the vector API directly, with no masks and no helper that takes or
+     * returns a vector.
      */
     static boolean rowsAreVectors(int t, int c) {
         return t == ROW && c == ROW && (LANES == ROW || LANES == HALF);
     }
 
     private static void forwardByRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
-        int t = ROW;
         float[] queries = s.q;
         float[] keys = s.transposed;   // Kᵀ: (C, T)
         float[] values = s.v;
         float[] weights = s.p;
-        ByteBuffer pBuffer = p.buffer();
         for (int b = 0; b < blocks; b++) {
             rows(q, b, queries);
             rows(k, b, s.k);
             transpose(s.k, ROW, ROW, keys);
             rows(v, b, values);
-            arrayProduct(queries, keys, weights);   // scores S = Q·Kᵀ
-            // P = softmax(scale·S + M), row by row
-            int pStart = p.start(b);
+            blockProduct(queries, keys, weights);   // scores S = Q·Kᵀ
             int maskStart = mask == null ? 0 : mask.start(b);
-            for (int i = 0; i < t; i++) {
-                FloatVector score = FloatVector.fromArray(SPECIES, weights, i * t).mul(scale);
-                if (mask != null) {
-                    score = score.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), (maskStart + i * mask.rowStride()) * Float.BYTES, NATIVE));
-                }
-                FloatVector e = exp(score.sub(score.reduceLanes(VectorOperators.MAX)));
-                FloatVector weight = e.div(e.reduceLanes(VectorOperators.ADD));
-                weight.intoArray(weights, i * t);
-                weight.intoByteBuffer(pBuffer, (pStart + i * p.rowStride()) * Float.BYTES, NATIVE);
+            if (LANES == ROW) {
+                softmaxRows(weights, mask, maskStart, scale, p, p.start(b));
+            } else {
+                softmaxHalfRows(weights, mask, maskStart, scale, p, p.start(b));
             }
-            // O = P·V
-            rowProducts(weights, false, values, o, b);
+            blockProducts(weights, false, values, o, b);   // O = P·V
         }
     }
 
     private static void backwardByRows(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
                                        int blocks, Scratch s) {
-        int t = ROW;
         float[] weights = s.p;
         float[] outGradient = s.dO;
         float[] valuesT = s.transposed;   // Vᵀ: (C, T)
@@ -155,19 +140,15 @@ final class AttentionMath {
             transpose(s.v, ROW, ROW, valuesT);
             rows(q, b, s.q);
             rows(k, b, s.k);
-            // dV = Pᵀ·dO
-            rowProducts(weights, true, outGradient, dV, b);
-            // dP = dO·Vᵀ, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
-            arrayProduct(outGradient, valuesT, scoreGradient);
-            for (int i = 0; i < t; i++) {
-                FloatVector dp = FloatVector.fromArray(SPECIES, scoreGradient, i * t);
-                FloatVector weight = FloatVector.fromArray(SPECIES, weights, i * t);
-                float dot = dp.mul(weight).reduceLanes(VectorOperators.ADD);
-                weight.mul(dp.sub(dot)).mul(scale).intoArray(scoreGradient, i * t);
+            blockProducts(weights, true, outGradient, dV, b);   // dV = Pᵀ·dO
+            blockProduct(outGradient, valuesT, scoreGradient);   // dP = dO·Vᵀ
+            if (LANES == ROW) {
+                scoreGradientRows(scoreGradient, weights, scale);
+            } else {
+                scoreGradientHalfRows(scoreGradient, weights, scale);
             }
-            // dQ = dS·K, dK = dSᵀ·Q
-            rowProducts(scoreGradient, false, s.k, dQ, b);
-            rowProducts(scoreGradient, true, s.q, dK, b);
+            blockProducts(scoreGradient, false, s.k, dQ, b);   // dQ = dS·K
+            blockProducts(scoreGradient, true, s.q, dK, b);    // dK = dSᵀ·Q
         }
     }
 
@@ -176,7 +157,98 @@ final class AttentionMath {
         ByteBuffer buffer = from.buffer();
         int start = from.start(b);
         for (int r = 0; r < ROW; r++) {
-            FloatVector.fromByteBuffer(SPECIES, buffer, (start + r * from.rowStride()) * Float.BYTES, NATIVE).intoArray(to, r * ROW);
+            for (int h = 0; h < ROW; h += LANES) {
+                FloatVector.fromByteBuffer(SPECIES, buffer, (start + r * from.rowStride() + h) * Float.BYTES, NATIVE).intoArray(to, r * ROW + h);
+            }
+        }
+    }
+
+    // Each step of the by-row passes in two versions: a row one vector (16 lanes) and two (8 lanes,
+    // its low and high half), each doing what the general passes do at that width in their order:
+    // with 16 lanes a row's softmax and dS in registers (weightsInRegisters,
+    // scoreGradientsInRegisters); with 8 the maxima and sums from -inf and zero over the halves, dS's
+    // row sum a chain of multiply-adds from zero (weights, scoreGradients). LANES is a constant, so
+    // C2 keeps one branch.
+
+    /** {@code out} = a · b, all (16, 16) row after row in arrays. */
+    private static void blockProduct(float[] a, float[] b, float[] out) {
+        if (LANES == ROW) {
+            arrayProduct(a, b, out);
+        } else {
+            halfArrayProduct(a, b, out);
+        }
+    }
+
+    /** Block b of {@code out} (16, 16) = op(a) · right (op(a)[i][j] = a[j·16 + i] if transposed). */
+    private static void blockProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
+        if (LANES == ROW) {
+            rowProducts(a, transposed, right, out, b);
+        } else {
+            halfRowProducts(a, transposed, right, out, b);
+        }
+    }
+
+    /** P = softmax(scale·S + M) row by row, S in {@code weights}, P written over it and into block pStart of p: a row one vector. */
+    private static void softmaxRows(float[] weights, Blocks mask, int maskStart, float scale, Blocks p, int pStart) {
+        ByteBuffer pBuffer = p.buffer();
+        for (int i = 0; i < ROW; i++) {
+            FloatVector score = FloatVector.fromArray(SPECIES, weights, i * ROW).mul(scale);
+            if (mask != null) {
+                score = score.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), (maskStart + i * mask.rowStride()) * Float.BYTES, NATIVE));
+            }
+            FloatVector e = exp(score.sub(score.reduceLanes(VectorOperators.MAX)));
+            FloatVector weight = e.div(e.reduceLanes(VectorOperators.ADD));
+            weight.intoArray(weights, i * ROW);
+            weight.intoByteBuffer(pBuffer, (pStart + i * p.rowStride()) * Float.BYTES, NATIVE);
+        }
+    }
+
+    /** {@link #softmaxRows} with a row two vectors. */
+    private static void softmaxHalfRows(float[] weights, Blocks mask, int maskStart, float scale, Blocks p, int pStart) {
+        ByteBuffer pBuffer = p.buffer();
+        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        for (int i = 0; i < ROW; i++) {
+            FloatVector low = FloatVector.fromArray(SPECIES, weights, i * ROW).mul(scale);
+            FloatVector high = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF).mul(scale);
+            if (mask != null) {
+                int at = (maskStart + i * mask.rowStride()) * Float.BYTES;
+                low = low.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at, NATIVE));
+                high = high.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at + HALF * Float.BYTES, NATIVE));
+            }
+            float max = lowest.max(low).max(high).reduceLanes(VectorOperators.MAX);
+            FloatVector eLow = exp(low.sub(max));
+            FloatVector eHigh = exp(high.sub(max));
+            float sum = FloatVector.zero(SPECIES).add(eLow).add(eHigh).reduceLanes(VectorOperators.ADD);
+            FloatVector weightLow = eLow.div(sum);
+            FloatVector weightHigh = eHigh.div(sum);
+            weightLow.intoArray(weights, i * ROW);
+            weightHigh.intoArray(weights, i * ROW + HALF);
+            int to = (pStart + i * p.rowStride()) * Float.BYTES;
+            weightLow.intoByteBuffer(pBuffer, to, NATIVE);
+            weightHigh.intoByteBuffer(pBuffer, to + HALF * Float.BYTES, NATIVE);
+        }
+    }
+
+    /** dS = scale·P∘(dP − rowsum(dP∘P)) row by row, dP in {@code scoreGradient}, dS written over it: a row one vector. */
+    private static void scoreGradientRows(float[] scoreGradient, float[] weights, float scale) {
+        for (int i = 0; i < ROW; i++) {
+            FloatVector dp = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW);
+            FloatVector weight = FloatVector.fromArray(SPECIES, weights, i * ROW);
+            float dot = dp.mul(weight).reduceLanes(VectorOperators.ADD);
+            weight.mul(dp.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW);
+        }
+    }
+
+    /** {@link #scoreGradientRows} with a row two vectors. */
+    private static void scoreGradientHalfRows(float[] scoreGradient, float[] weights, float scale) {
+        for (int i = 0; i < ROW; i++) {
+            FloatVector dpLow = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW);
+            FloatVector dpHigh = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW + HALF);
+            FloatVector weightLow = FloatVector.fromArray(SPECIES, weights, i * ROW);
+            FloatVector weightHigh = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF);
+            float dot = dpHigh.fma(weightHigh, dpLow.fma(weightLow, FloatVector.zero(SPECIES))).reduceLanes(VectorOperators.ADD);
+            weightLow.mul(dpLow.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW);
+            weightHigh.mul(dpHigh.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW + HALF);
         }
     }
 
@@ -235,96 +307,6 @@ final class AttentionMath {
             acc1.intoByteBuffer(buffer, (to + out.rowStride()) * Float.BYTES, NATIVE);
             acc2.intoByteBuffer(buffer, (to + 2 * out.rowStride()) * Float.BYTES, NATIVE);
             acc3.intoByteBuffer(buffer, (to + 3 * out.rowStride()) * Float.BYTES, NATIVE);
-        }
-    }
-
-    // The (16, 16) passes for 8 lanes (AVX2): a row is two vectors, its low and high half. The general
-    // passes at this width take the block's scores four rows at a time by matrix(), each row's
-    // maxima and sums from -inf and zero over the halves in order, dS's row sum as a chain of
-    // multiply-adds from zero (scoreGradients); these do the same in the same order.
-
-    private static void forwardByHalfRows(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks,
-                                          Scratch s) {
-        float[] queries = s.q;
-        float[] keys = s.transposed;   // Kᵀ: (C, T)
-        float[] values = s.v;
-        float[] weights = s.p;
-        ByteBuffer pBuffer = p.buffer();
-        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
-        for (int b = 0; b < blocks; b++) {
-            halfRows(q, b, queries);
-            halfRows(k, b, s.k);
-            transpose(s.k, ROW, ROW, keys);
-            halfRows(v, b, values);
-            halfArrayProduct(queries, keys, weights);   // scores S = Q·Kᵀ
-            // P = softmax(scale·S + M), row by row
-            int pStart = p.start(b);
-            int maskStart = mask == null ? 0 : mask.start(b);
-            for (int i = 0; i < ROW; i++) {
-                FloatVector low = FloatVector.fromArray(SPECIES, weights, i * ROW).mul(scale);
-                FloatVector high = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF).mul(scale);
-                if (mask != null) {
-                    int at = (maskStart + i * mask.rowStride()) * Float.BYTES;
-                    low = low.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at, NATIVE));
-                    high = high.add(FloatVector.fromByteBuffer(SPECIES, mask.buffer(), at + HALF * Float.BYTES, NATIVE));
-                }
-                float max = lowest.max(low).max(high).reduceLanes(VectorOperators.MAX);
-                FloatVector eLow = exp(low.sub(max));
-                FloatVector eHigh = exp(high.sub(max));
-                float sum = FloatVector.zero(SPECIES).add(eLow).add(eHigh).reduceLanes(VectorOperators.ADD);
-                FloatVector weightLow = eLow.div(sum);
-                FloatVector weightHigh = eHigh.div(sum);
-                weightLow.intoArray(weights, i * ROW);
-                weightHigh.intoArray(weights, i * ROW + HALF);
-                int to = (pStart + i * p.rowStride()) * Float.BYTES;
-                weightLow.intoByteBuffer(pBuffer, to, NATIVE);
-                weightHigh.intoByteBuffer(pBuffer, to + HALF * Float.BYTES, NATIVE);
-            }
-            // O = P·V
-            halfRowProducts(weights, false, values, o, b);
-        }
-    }
-
-    private static void backwardByHalfRows(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK,
-                                           Blocks dV, int blocks, Scratch s) {
-        float[] weights = s.p;
-        float[] outGradient = s.dO;
-        float[] valuesT = s.transposed;   // Vᵀ: (C, T)
-        float[] scoreGradient = s.dS;
-        for (int b = 0; b < blocks; b++) {
-            halfRows(p, b, weights);
-            halfRows(dO, b, outGradient);
-            halfRows(v, b, s.v);
-            transpose(s.v, ROW, ROW, valuesT);
-            halfRows(q, b, s.q);
-            halfRows(k, b, s.k);
-            // dV = Pᵀ·dO
-            halfRowProducts(weights, true, outGradient, dV, b);
-            // dP = dO·Vᵀ, then dS = scale·P∘(dP − rowsum(dP∘P)) row by row
-            halfArrayProduct(outGradient, valuesT, scoreGradient);
-            for (int i = 0; i < ROW; i++) {
-                FloatVector dpLow = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW);
-                FloatVector dpHigh = FloatVector.fromArray(SPECIES, scoreGradient, i * ROW + HALF);
-                FloatVector weightLow = FloatVector.fromArray(SPECIES, weights, i * ROW);
-                FloatVector weightHigh = FloatVector.fromArray(SPECIES, weights, i * ROW + HALF);
-                float dot = dpHigh.fma(weightHigh, dpLow.fma(weightLow, FloatVector.zero(SPECIES))).reduceLanes(VectorOperators.ADD);
-                weightLow.mul(dpLow.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW);
-                weightHigh.mul(dpHigh.sub(dot)).mul(scale).intoArray(scoreGradient, i * ROW + HALF);
-            }
-            // dQ = dS·K, dK = dSᵀ·Q
-            halfRowProducts(scoreGradient, false, s.k, dQ, b);
-            halfRowProducts(scoreGradient, true, s.q, dK, b);
-        }
-    }
-
-    /** Block b of {@code from}, (16, 16), into {@code to} row after row, half a row a vector. */
-    private static void halfRows(Blocks from, int b, float[] to) {
-        ByteBuffer buffer = from.buffer();
-        int start = from.start(b);
-        for (int r = 0; r < ROW; r++) {
-            int at = (start + r * from.rowStride()) * Float.BYTES;
-            FloatVector.fromByteBuffer(SPECIES, buffer, at, NATIVE).intoArray(to, r * ROW);
-            FloatVector.fromByteBuffer(SPECIES, buffer, at + HALF * Float.BYTES, NATIVE).intoArray(to, r * ROW + HALF);
         }
     }
 
@@ -482,11 +464,7 @@ final class AttentionMath {
         int t = s.t;
         int c = s.c;
         if (byRows && rowsAreVectors(t, c)) {
-            if (LANES == ROW) {
-                backwardByRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
-            } else {
-                backwardByHalfRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
-            }
+            backwardByRows(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s);
             return;
         }
         for (int b = 0; b < blocks; b++) {
