@@ -175,7 +175,7 @@ final class AttentionMath {
         if (LANES == ROW) {
             arrayProduct(a, b, out);
         } else {
-            halfArrayProduct(a, b, out);
+            halfRowProducts(a, false, b, null, 0, out);
         }
     }
 
@@ -184,7 +184,7 @@ final class AttentionMath {
         if (LANES == ROW) {
             rowProducts(a, transposed, right, out, b);
         } else {
-            halfRowProducts(a, transposed, right, out, b);
+            halfRowProducts(a, transposed, right, out, b, null);
         }
     }
 
@@ -310,48 +310,13 @@ final class AttentionMath {
         }
     }
 
-    /** {@link #arrayProduct} half a row a vector: four rows' two halves at a time, each sum over k in order from zero, as {@link #matrix}. */
-    private static void halfArrayProduct(float[] a, float[] b, float[] out) {
-        for (int i = 0; i < ROW; i += 4) {
-            FloatVector low0 = FloatVector.zero(SPECIES);
-            FloatVector low1 = low0;
-            FloatVector low2 = low0;
-            FloatVector low3 = low0;
-            FloatVector high0 = low0;
-            FloatVector high1 = low0;
-            FloatVector high2 = low0;
-            FloatVector high3 = low0;
-            for (int kk = 0; kk < ROW; kk++) {
-                FloatVector rowLow = FloatVector.fromArray(SPECIES, b, kk * ROW);
-                FloatVector rowHigh = FloatVector.fromArray(SPECIES, b, kk * ROW + HALF);
-                FloatVector a0 = FloatVector.broadcast(SPECIES, a[i * ROW + kk]);
-                FloatVector a1 = FloatVector.broadcast(SPECIES, a[(i + 1) * ROW + kk]);
-                FloatVector a2 = FloatVector.broadcast(SPECIES, a[(i + 2) * ROW + kk]);
-                FloatVector a3 = FloatVector.broadcast(SPECIES, a[(i + 3) * ROW + kk]);
-                low0 = rowLow.fma(a0, low0);
-                high0 = rowHigh.fma(a0, high0);
-                low1 = rowLow.fma(a1, low1);
-                high1 = rowHigh.fma(a1, high1);
-                low2 = rowLow.fma(a2, low2);
-                high2 = rowHigh.fma(a2, high2);
-                low3 = rowLow.fma(a3, low3);
-                high3 = rowHigh.fma(a3, high3);
-            }
-            low0.intoArray(out, i * ROW);
-            high0.intoArray(out, i * ROW + HALF);
-            low1.intoArray(out, (i + 1) * ROW);
-            high1.intoArray(out, (i + 1) * ROW + HALF);
-            low2.intoArray(out, (i + 2) * ROW);
-            high2.intoArray(out, (i + 2) * ROW + HALF);
-            low3.intoArray(out, (i + 3) * ROW);
-            high3.intoArray(out, (i + 3) * ROW + HALF);
-        }
-    }
-
-    /** {@link #rowProducts} half a row a vector: block b of {@code out} = op(a) · right, each sum over j in order from zero, as {@link #product}. */
-    private static void halfRowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
-        ByteBuffer buffer = out.buffer();
-        int start = out.start(b);
+    /**
+     * {@link #rowProducts} and {@link #arrayProduct} half a row a vector: block b of {@code out} =
+     * op(a) · right, or into the array {@code to} row after row when it is given (then out and b
+     * are not read); four rows' two halves at a time, each sum over j in order from zero, as {@link
+     * #product} and {@link #matrix} add them.
+     */
+    private static void halfRowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b, float[] to) {
         int rowStep = transposed ? 1 : ROW;
         int columnStep = transposed ? ROW : 1;
         for (int i = 0; i < ROW; i += 4) {
@@ -380,17 +345,29 @@ final class AttentionMath {
                 low3 = rowLow.fma(a3, low3);
                 high3 = rowHigh.fma(a3, high3);
             }
-            int to = (start + i * out.rowStride()) * Float.BYTES;
+            if (to != null) {
+                low0.intoArray(to, i * ROW);
+                high0.intoArray(to, i * ROW + HALF);
+                low1.intoArray(to, (i + 1) * ROW);
+                high1.intoArray(to, (i + 1) * ROW + HALF);
+                low2.intoArray(to, (i + 2) * ROW);
+                high2.intoArray(to, (i + 2) * ROW + HALF);
+                low3.intoArray(to, (i + 3) * ROW);
+                high3.intoArray(to, (i + 3) * ROW + HALF);
+                continue;
+            }
+            ByteBuffer buffer = out.buffer();
+            int first = (out.start(b) + i * out.rowStride()) * Float.BYTES;
             int next = out.rowStride() * Float.BYTES;
             int half = HALF * Float.BYTES;
-            low0.intoByteBuffer(buffer, to, NATIVE);
-            high0.intoByteBuffer(buffer, to + half, NATIVE);
-            low1.intoByteBuffer(buffer, to + next, NATIVE);
-            high1.intoByteBuffer(buffer, to + next + half, NATIVE);
-            low2.intoByteBuffer(buffer, to + 2 * next, NATIVE);
-            high2.intoByteBuffer(buffer, to + 2 * next + half, NATIVE);
-            low3.intoByteBuffer(buffer, to + 3 * next, NATIVE);
-            high3.intoByteBuffer(buffer, to + 3 * next + half, NATIVE);
+            low0.intoByteBuffer(buffer, first, NATIVE);
+            high0.intoByteBuffer(buffer, first + half, NATIVE);
+            low1.intoByteBuffer(buffer, first + next, NATIVE);
+            high1.intoByteBuffer(buffer, first + next + half, NATIVE);
+            low2.intoByteBuffer(buffer, first + 2 * next, NATIVE);
+            high2.intoByteBuffer(buffer, first + 2 * next + half, NATIVE);
+            low3.intoByteBuffer(buffer, first + 3 * next, NATIVE);
+            high3.intoByteBuffer(buffer, first + 3 * next + half, NATIVE);
         }
     }
 
