@@ -56,7 +56,7 @@ public final class AveragingTrainer {
 
     /** Validation on the driver, on windows held there. */
     public static Validator onDriver(ModelConfig model, LabelledWindows windows, int batchSize) {
-        return state -> Evaluation.of(model, WeightAverage.current(state), windows, batchSize);
+        return state -> Evaluation.of(model, WeightAverage.current(state), windows, batchSize, Runtime.getRuntime().availableProcessors());
     }
 
     /** Validation on the workers: each evaluates its shard with the broadcast parameters; the counts are added. */
@@ -65,7 +65,8 @@ public final class AveragingTrainer {
             Broadcast<float[]> parameters = spark.broadcast(WeightAverage.current(state).toFloatVector());
             try {
                 spark.setJobDescription(String.format("train: validation after epoch %d", state.epoch));
-                return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize))
+                return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize,
+                                org.apache.spark.TaskContext.get().cpus()))   // the cores Spark gave the task (spark.task.cpus)
                         .fold(new Evaluation(0, 0, 0), Evaluation::combine);
             } finally {
                 parameters.destroy();
