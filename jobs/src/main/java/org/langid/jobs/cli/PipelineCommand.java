@@ -72,7 +72,9 @@ public final class PipelineCommand implements Callable<Integer> {
             return "";
         }
         String from = d.teachers.isEmpty()
-                ? (d.selfTeachers == 1 ? "1 teacher" : d.selfTeachers + " teachers") + " of its own configuration trained first"
+                ? (d.selfTeachers == 1 ? "1 teacher" : d.selfTeachers + " teachers")
+                        + (d.selfTeacherModel.isEmpty() ? " of its own configuration" : " of its configuration with " + d.selfTeacherModel)
+                        + " trained first"
                 : d.teachers.size() + " teacher(s)";
         return String.format(", distilled from %s (weight %s, temperature %s)", from, d.weight, d.temperature);
     }

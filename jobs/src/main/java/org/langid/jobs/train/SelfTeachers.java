@@ -60,7 +60,7 @@ public final class SelfTeachers {
                 continue;
             }
             delete(output, conf);
-            ModelConfig teacher = teacherOf(model, i);
+            ModelConfig teacher = model.selfTeacher(i);
             long started = System.nanoTime();
             console.printf("teacher %d/%d (seed %d): training%n", i, distillation.selfTeachers, teacher.seed);
             LocalTrainer.Result result = trainer.spark()
@@ -76,13 +76,6 @@ public final class SelfTeachers {
         return student;
     }
 
-    /** The {@code i}-th teacher's configuration: the student's, seed + i, no distillation. */
-    static ModelConfig teacherOf(ModelConfig model, int i) {
-        ModelConfig teacher = ConfigTree.copy(model, ModelConfig.class);
-        teacher.seed = model.seed + i;
-        teacher.distillation = new ModelConfig.Distillation();
-        return teacher;
-    }
 
     static String qualified(String path, Configuration conf) {
         try {

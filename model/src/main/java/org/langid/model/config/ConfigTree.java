@@ -156,6 +156,23 @@ public final class ConfigTree {
         }
     }
 
+    /**
+     * A copy of a config object with {@code changes} (snake_case keys as in a profile, mappings
+     * merged key by key as {@link #over} does) written over it; {@code origin} names the changes in
+     * the error an unknown key or a wrong value gives.
+     */
+    public static <T> T copyWith(T config, java.util.Map<String, Object> changes, Class<T> type, String origin) {
+        ObjectNode merged = YAML.valueToTree(config);
+        merge(merged, YAML.valueToTree(changes));
+        try {
+            return YAML.treeToValue(merged, type);
+        } catch (UnrecognizedPropertyException e) {
+            throw new ConfigException(origin + ": unknown key '" + pathOf(e) + "'");
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(origin + ": " + firstLine(e.getOriginalMessage()));
+        }
+    }
+
     /** The section as plain JSON (for provenance records). */
     public static JsonNode toJson(Object config) {
         return YAML.valueToTree(config);

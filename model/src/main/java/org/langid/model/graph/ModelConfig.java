@@ -132,11 +132,30 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
          * seed + 1, seed + 2, ...), export them, and distil from them.
          */
         public int selfTeachers = 0;
+        /**
+         * Settings of {@code model:} in which the self-teachers differ from the student, e.g.
+         * {@code {d_model: 64, ffn: 128}}: a narrower teacher trains in half the time and a d-128
+         * student learns as much from it (bench/NGRAMS.md, "A narrower teacher"). Empty: the
+         * student's own configuration. Not languages, window, seed or distillation.
+         */
+        public java.util.Map<String, Object> selfTeacherModel = new java.util.LinkedHashMap<>();
 
         /** Whether training targets mix in teachers' probabilities. */
         public boolean enabled() {
             return weight > 0;
         }
+    }
+
+    /**
+     * The {@code i}-th self-teacher's configuration: this one with {@code distillation.self_teacher_model}
+     * written over it, seed + i, no distillation.
+     */
+    public ModelConfig selfTeacher(int i) {
+        ModelConfig teacher = org.langid.model.config.ConfigTree.copyWith(this, distillation.selfTeacherModel, ModelConfig.class,
+                "model.distillation.self_teacher_model");
+        teacher.seed = seed + i;
+        teacher.distillation = new Distillation();
+        return teacher;
     }
 
     /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
@@ -256,6 +275,19 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (distillation.enabled() && distillation.teachers.isEmpty() && distillation.selfTeachers == 0) {
             problems.add("distillation.weight " + distillation.weight + " needs distillation.teachers or distillation.self_teachers");
+        }
+        for (String fixed : List.of("languages", "window", "seed", "distillation")) {
+            if (distillation.selfTeacherModel.containsKey(fixed)) {
+                problems.add("distillation.self_teacher_model cannot change " + fixed + " (a teacher has the student's languages and window,"
+                        + " seed + i and no distillation)");
+            }
+        }
+        if (!distillation.selfTeacherModel.isEmpty() && problems.isEmpty()) {
+            try {
+                problems.addAll(selfTeacher(1).problems().stream().map(p -> "distillation.self_teacher_model: " + p).toList());
+            } catch (org.langid.model.config.ConfigException e) {
+                problems.add(e.getMessage());
+            }
         }
         if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
             problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");
