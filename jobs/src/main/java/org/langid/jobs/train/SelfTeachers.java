@@ -76,7 +76,6 @@ public final class SelfTeachers {
         return student;
     }
 
-
     static String qualified(String path, Configuration conf) {
         try {
             Path p = new Path(path);
