@@ -1,7 +1,11 @@
 package org.langid.model.graph;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import org.langid.model.config.ConfigException;
+import org.langid.model.config.ConfigTree;
 import org.langid.model.config.ValidatedConfig;
 import org.langid.text.LanguageCodes;
 
@@ -138,7 +142,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
          * student learns as much from it (bench/NGRAMS.md, "A narrower teacher"). Empty: the
          * student's own configuration. Not languages, window, seed or distillation.
          */
-        public java.util.Map<String, Object> selfTeacherModel = new java.util.LinkedHashMap<>();
+        public Map<String, Object> selfTeacherModel = new LinkedHashMap<>();
 
         /** Whether training targets mix in teachers' probabilities. */
         public boolean enabled() {
@@ -151,7 +155,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * written over it, seed + i, no distillation.
      */
     public ModelConfig selfTeacher(int i) {
-        ModelConfig teacher = org.langid.model.config.ConfigTree.copyWith(this, distillation.selfTeacherModel, ModelConfig.class,
+        ModelConfig teacher = ConfigTree.copyWith(this, distillation.selfTeacherModel, ModelConfig.class,
                 "model.distillation.self_teacher_model");
         teacher.seed = seed + i;
         teacher.distillation = new Distillation();
@@ -285,7 +289,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         if (!distillation.selfTeacherModel.isEmpty() && problems.isEmpty()) {
             try {
                 problems.addAll(selfTeacher(1).problems().stream().map(p -> "distillation.self_teacher_model: " + p).toList());
-            } catch (org.langid.model.config.ConfigException e) {
+            } catch (ConfigException e) {
                 problems.add(e.getMessage());
             }
         }
