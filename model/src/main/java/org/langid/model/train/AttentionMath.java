@@ -173,7 +173,7 @@ final class AttentionMath {
     /** {@code out} = a · b, all (16, 16) row after row in arrays. */
     private static void blockProduct(float[] a, float[] b, float[] out) {
         if (LANES == ROW) {
-            arrayProduct(a, b, out);
+            rowProducts(a, false, b, null, 0, out);
         } else {
             halfRowProducts(a, false, b, null, 0, out);
         }
@@ -182,7 +182,7 @@ final class AttentionMath {
     /** Block b of {@code out} (16, 16) = op(a) · right (op(a)[i][j] = a[j·16 + i] if transposed). */
     private static void blockProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
         if (LANES == ROW) {
-            rowProducts(a, transposed, right, out, b);
+            rowProducts(a, transposed, right, out, b, null);
         } else {
             halfRowProducts(a, transposed, right, out, b, null);
         }
@@ -253,65 +253,48 @@ final class AttentionMath {
     }
 
     /**
-     * {@code out} = a · b, all (16, 16) row after row in arrays: four rows at a time, each row's sum
-     * over k in order from zero, as {@link #matrix} adds them. {@code matrix(a, b, out, 16, 16, 16)}
-     * gives the same bits, but its tail masks and variable shape cost the by-row passes 5–10%.
+     * Block b of {@code out} (16, 16) = op(a) · right, or into the array {@code to} row after row
+     * when it is given (then out and b are not read); a and right (16, 16) row after row in arrays
+     * (op(a)[i][j] = a[j·16 + i] if transposed): four rows at a time, each row's sum over j in
+     * order from zero, as {@link #product} and {@link #matrix} add them. {@code matrix(a, b, out,
+     * 16, 16, 16)} gives the same bits, but its tail masks and variable shape cost the by-row
+     * passes 5–10%.
      */
-    private static void arrayProduct(float[] a, float[] b, float[] out) {
+    private static void rowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b, float[] to) {
+        int rowStep = transposed ? 1 : ROW;
+        int columnStep = transposed ? ROW : 1;
         for (int i = 0; i < ROW; i += 4) {
             FloatVector acc0 = FloatVector.zero(SPECIES);
             FloatVector acc1 = acc0;
             FloatVector acc2 = acc0;
             FloatVector acc3 = acc0;
-            for (int kk = 0; kk < ROW; kk++) {
-                FloatVector row = FloatVector.fromArray(SPECIES, b, kk * ROW);
-                acc0 = row.fma(FloatVector.broadcast(SPECIES, a[i * ROW + kk]), acc0);
-                acc1 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 1) * ROW + kk]), acc1);
-                acc2 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 2) * ROW + kk]), acc2);
-                acc3 = row.fma(FloatVector.broadcast(SPECIES, a[(i + 3) * ROW + kk]), acc3);
-            }
-            acc0.intoArray(out, i * ROW);
-            acc1.intoArray(out, (i + 1) * ROW);
-            acc2.intoArray(out, (i + 2) * ROW);
-            acc3.intoArray(out, (i + 3) * ROW);
-        }
-    }
-
-    /**
-     * Block b of {@code out} (16, 16) = op(a) · right, a and right (16, 16) row after row in arrays
-     * (op(a)[i][j] = a[j·16 + i] if transposed): four rows at a time, each row's sum over j in
-     * order from zero, as {@link #product} adds them.
-     */
-    private static void rowProducts(float[] a, boolean transposed, float[] right, Blocks out, int b) {
-        int t = ROW;
-        int c = ROW;
-        ByteBuffer buffer = out.buffer();
-        int start = out.start(b);
-        int rowStep = transposed ? 1 : t;
-        int columnStep = transposed ? t : 1;
-        for (int i = 0; i < t; i += 4) {
-            FloatVector acc0 = FloatVector.zero(SPECIES);
-            FloatVector acc1 = acc0;
-            FloatVector acc2 = acc0;
-            FloatVector acc3 = acc0;
             int at = i * rowStep;
-            for (int j = 0; j < t; j++, at += columnStep) {
-                FloatVector row = FloatVector.fromArray(SPECIES, right, j * c);
+            for (int j = 0; j < ROW; j++, at += columnStep) {
+                FloatVector row = FloatVector.fromArray(SPECIES, right, j * ROW);
                 acc0 = row.fma(FloatVector.broadcast(SPECIES, a[at]), acc0);
                 acc1 = row.fma(FloatVector.broadcast(SPECIES, a[at + rowStep]), acc1);
                 acc2 = row.fma(FloatVector.broadcast(SPECIES, a[at + 2 * rowStep]), acc2);
                 acc3 = row.fma(FloatVector.broadcast(SPECIES, a[at + 3 * rowStep]), acc3);
             }
-            int to = start + i * out.rowStride();
-            acc0.intoByteBuffer(buffer, to * Float.BYTES, NATIVE);
-            acc1.intoByteBuffer(buffer, (to + out.rowStride()) * Float.BYTES, NATIVE);
-            acc2.intoByteBuffer(buffer, (to + 2 * out.rowStride()) * Float.BYTES, NATIVE);
-            acc3.intoByteBuffer(buffer, (to + 3 * out.rowStride()) * Float.BYTES, NATIVE);
+            if (to != null) {
+                acc0.intoArray(to, i * ROW);
+                acc1.intoArray(to, (i + 1) * ROW);
+                acc2.intoArray(to, (i + 2) * ROW);
+                acc3.intoArray(to, (i + 3) * ROW);
+                continue;
+            }
+            ByteBuffer buffer = out.buffer();
+            int first = (out.start(b) + i * out.rowStride()) * Float.BYTES;
+            int next = out.rowStride() * Float.BYTES;
+            acc0.intoByteBuffer(buffer, first, NATIVE);
+            acc1.intoByteBuffer(buffer, first + next, NATIVE);
+            acc2.intoByteBuffer(buffer, first + 2 * next, NATIVE);
+            acc3.intoByteBuffer(buffer, first + 3 * next, NATIVE);
         }
     }
 
     /**
-     * {@link #rowProducts} and {@link #arrayProduct} half a row a vector: block b of {@code out} =
+     * {@link #rowProducts} half a row a vector: block b of {@code out} =
      * op(a) · right, or into the array {@code to} row after row when it is given (then out and b
      * are not read); four rows' two halves at a time, each sum over j in order from zero, as {@link
      * #product} and {@link #matrix} add them.
