@@ -1,6 +1,7 @@
 package org.langid.jobs.cli;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
@@ -73,10 +74,19 @@ public final class PipelineCommand implements Callable<Integer> {
         }
         String from = d.teachers.isEmpty()
                 ? (d.selfTeachers == 1 ? "1 teacher" : d.selfTeachers + " teachers")
-                        + (d.selfTeacherModel.isEmpty() ? " of its own configuration" : " of its configuration with " + d.selfTeacherModel)
+                        + (d.selfTeacherModel.isEmpty() ? " of its own configuration" : " of its configuration with " + inYamlFlowStyle(d.selfTeacherModel))
                         + " trained first"
                 : d.teachers.size() + " teacher(s)";
         return String.format(", distilled from %s (weight %s, temperature %s)", from, d.weight, d.temperature);
+    }
+
+    /** A setting's value as a profile would write it inline: {@code {d_model: 64, optimizer: {warmup_steps: 7}}}. */
+    static String inYamlFlowStyle(Object value) {
+        if (value instanceof Map<?, ?> map) {
+            return map.entrySet().stream().map(e -> e.getKey() + ": " + inYamlFlowStyle(e.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", ", "{", "}"));
+        }
+        return String.valueOf(value);
     }
 
     @Override
