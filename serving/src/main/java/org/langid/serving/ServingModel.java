@@ -51,6 +51,16 @@ public final class ServingModel implements AutoCloseable {
      * @param intraOpThreads threads ONNX Runtime may use for one batch
      */
     public static ServingModel load(Path location, TextDetector.Options options, int intraOpThreads) {
+        return load(location, options, intraOpThreads, 1);
+    }
+
+    /**
+     * As {@link #load(Path, TextDetector.Options, int)}, for a caller with batches of texts to run
+     * side by side (predict's quick path).
+     *
+     * @param parallelism batches of one {@link TextDetector#detectAll} call classified at once
+     */
+    public static ServingModel load(Path location, TextDetector.Options options, int intraOpThreads, int parallelism) {
         Path directory = resolve(location);
         ObjectNode manifest = readManifest(directory);
         String version = text(manifest, "model_version", directory);
@@ -87,7 +97,7 @@ public final class ServingModel implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new ModelLoadException(directory + ": " + e.getMessage());
         }
-        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options));
+        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options, parallelism));
     }
 
     /**

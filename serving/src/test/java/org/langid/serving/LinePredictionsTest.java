@@ -1,4 +1,4 @@
-package org.langid.jobs.cli;
+package org.langid.serving;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,14 +6,14 @@ import java.util.Locale;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class PredictCommandTest {
+class LinePredictionsTest {
 
     @Test
     void confidenceIsWrittenAsFormatWouldWriteIt() {
         // predict's output must not change with the faster formatter: the ends, halfway cases, floats.
         double[] edges = {0.0, 1.0, 0.5, 0.00005, 0.99995, 0.12345, 0.99994999, 1e-9, 0.1, 0.3};
         for (double value : edges) {
-            assertEquals(String.format(Locale.ROOT, "%.4f", value), PredictCommand.fourDecimals(value), "value " + value);
+            assertEquals(String.format(Locale.ROOT, "%.4f", value), LinePredictions.fourDecimals(value), "value " + value);
         }
         SplittableRandom random = new SplittableRandom(20261123);
         for (int i = 0; i < 200_000; i++) {
@@ -22,7 +22,7 @@ class PredictCommandTest {
                 case 1 -> (random.nextInt(100_000) + 0.5) / 100_000.0;   // exactly halfway between two outputs, as written
                 default -> (float) random.nextDouble();
             };
-            assertEquals(String.format(Locale.ROOT, "%.4f", value), PredictCommand.fourDecimals(value), "value " + value);
+            assertEquals(String.format(Locale.ROOT, "%.4f", value), LinePredictions.fourDecimals(value), "value " + value);
         }
     }
 }
