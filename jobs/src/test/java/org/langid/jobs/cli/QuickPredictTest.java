@@ -187,6 +187,10 @@ class QuickPredictTest {
             assertEquals("", run.err(), which);
             assertEquals(available, stdin.available(), which + ": stdin left for the full command");
         }
+        // The serving loader checks the digest while ONNX Runtime parses the bytes; the digest's verdict is the one reported.
+        var refused = org.junit.jupiter.api.Assertions.assertThrows(org.langid.serving.ServingModel.ModelLoadException.class,
+                () -> org.langid.serving.ServingModel.load(damaged, new org.langid.serving.TextDetector.Options(4, 256, 256, true), 1));
+        assertTrue(refused.getMessage().contains("model.onnx does not match its SHA-256"), refused.getMessage());
         // ...and the full command line says what is wrong with a damaged one.
         Run damagedFull = full("predict", "--model", damaged.toString(), "--input", lines.toString());
         assertTrue(damagedFull.status() == 1 && damagedFull.err().contains("model.onnx does not match its SHA-256"), damagedFull.err());
