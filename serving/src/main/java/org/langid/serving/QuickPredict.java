@@ -9,9 +9,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPInputStream;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /**
  * {@code langid predict}'s quick path: the same options and the same output, in a JVM that
@@ -26,7 +23,6 @@ import picocli.CommandLine.Option;
  * which also writes every usage and loading error. What it checks of an artefact is what
  * {@code langid serve} checks: the manifest and model.onnx's SHA-256 (it never reads graph.fb).
  */
-@Command(name = "predict")
 public final class QuickPredict implements Callable<Integer> {
 
     /** Exit status: this request needs the full command line (nothing was read or written). */
@@ -34,33 +30,16 @@ public final class QuickPredict implements Callable<Integer> {
 
     private static final List<String> OTHER_COMPRESSIONS = List.of(".bz2", ".deflate", ".lz4", ".snappy", ".zst");
 
-    // The options of jobs/'s PredictCommand and DetectorOptions, declared alike so that picocli parses them alike.
-    @Option(names = {"-m", "--model"}, required = true)
-    String model;
-
-    @Option(names = "--stride", defaultValue = "" + TextDetector.DEFAULT_STRIDE)
-    int stride;
-
-    @Option(names = "--max-windows-per-text", defaultValue = "256")
-    int maxWindowsPerText;
-
-    @Option(names = "--batch", defaultValue = "" + TextDetector.DEFAULT_BATCH)
-    int batch;
-
-    @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true")
-    boolean foldCapitals;
-
-    @Option(names = "--engine", defaultValue = "onnx")
-    String engine;
-
-    @Option(names = {"-i", "--input"})
-    String input;
-
-    @Option(names = "--format", defaultValue = "tsv")
-    String format;
-
-    @Option(names = "--threads")
-    Integer threads;
+    // The options of jobs/'s PredictCommand and DetectorOptions, with the same defaults.
+    private String model;
+    private int stride = TextDetector.DEFAULT_STRIDE;
+    private int maxWindowsPerText = 256;
+    private int batch = TextDetector.DEFAULT_BATCH;
+    private boolean foldCapitals = true;
+    private String engine = "onnx";
+    private String input;
+    private String format = "tsv";
+    private Integer threads;
 
     private final InputStream stdin;
     private final PrintStream out;
@@ -89,9 +68,7 @@ public final class QuickPredict implements Callable<Integer> {
             return HAND_OVER;   // options before the subcommand (--verbose), or another subcommand
         }
         QuickPredict command = new QuickPredict(stdin, out, err);
-        try {
-            new CommandLine(command).parseArgs(java.util.Arrays.copyOfRange(args, 1, args.length));
-        } catch (CommandLine.ParameterException e) {
+        if (!command.parse(args)) {
             return HAND_OVER;
         }
         try {
@@ -100,6 +77,73 @@ public final class QuickPredict implements Callable<Integer> {
             err.println("langid predict: error: " + e.getMessage());
             return 1;
         }
+    }
+
+    /**
+     * Reads the options after {@code predict}, in the forms picocli gives the same meaning to:
+     * {@code --name value}, {@code --name=value}, {@code -m value}, {@code -i value},
+     * {@code --[no-]fold-capitals}, counts as plain decimals. Anything else (another form, an
+     * option given twice, a value that starts with '-', an option this class does not have) is
+     * false: the full command line, whose parser is picocli, takes it. Not picocli here: in a
+     * fresh JVM it costs ~0.09 s, a quarter of this path's start-up (its class files are too old
+     * for JDK 17's dynamic class-data archive).
+     */
+    private boolean parse(String[] args) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 1; i < args.length; i++) {
+            String arg = args[i];
+            int equals = arg.startsWith("--") ? arg.indexOf('=') : -1;
+            String name = equals < 0 ? arg : arg.substring(0, equals);
+            String canonical = switch (name) {
+                case "-m", "--model" -> "--model";
+                case "-i", "--input" -> "--input";
+                case "--fold-capitals", "--no-fold-capitals" -> "--fold-capitals";
+                default -> name;
+            };
+            if (!seen.add(canonical)) {
+                return false;
+            }
+            if (canonical.equals("--fold-capitals")) {
+                if (equals >= 0) {
+                    return false;
+                }
+                foldCapitals = name.equals("--fold-capitals");
+                continue;
+            }
+            String value;
+            if (equals >= 0) {
+                value = arg.substring(equals + 1);
+            } else if (i + 1 < args.length) {
+                value = args[++i];
+            } else {
+                return false;
+            }
+            if (value.isEmpty() || value.startsWith("-")) {
+                return false;
+            }
+            switch (canonical) {
+                case "--model" -> model = value;
+                case "--input" -> input = value;
+                case "--engine" -> engine = value;
+                case "--format" -> format = value;
+                case "--stride", "--max-windows-per-text", "--batch", "--threads" -> {
+                    if (!value.matches("[1-9][0-9]{0,8}")) {
+                        return false;
+                    }
+                    int count = Integer.parseInt(value);
+                    switch (canonical) {
+                        case "--stride" -> stride = count;
+                        case "--max-windows-per-text" -> maxWindowsPerText = count;
+                        case "--batch" -> batch = count;
+                        default -> threads = count;
+                    }
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return model != null;
     }
 
     @Override

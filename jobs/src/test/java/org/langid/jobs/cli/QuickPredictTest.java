@@ -113,7 +113,7 @@ class QuickPredictTest {
         try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(gzipped))) {
             gz.write(Files.readAllBytes(lines));
         }
-        List<List<String>> variants = List.of(List.of(), List.of("--format", "json"), List.of("--threads", "1", "--stride", "3", "--batch", "100"),
+        List<List<String>> variants = List.of(List.of(), List.of("--format", "json"), List.of("--threads", "1", "--stride=3", "--batch", "100"),
                 List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"));
         for (List<String> options : variants) {
             List<String> withInput = new ArrayList<>(options);
@@ -176,7 +176,11 @@ class QuickPredictTest {
                 new String[] {"predict", "--model", temp.resolve("no-such-model").toString()},
                 new String[] {"predict", "--model", withoutOnnx.toString()},   // the full command falls back to SameDiff
                 new String[] {"predict", "--model", damaged.toString()},       // the full command says it is damaged
-                args("--threads", "0"), args("--stride", "0"), args("--format", "xml"), args("--batch", "many"));
+                args("--threads", "0"), args("--stride", "0"), args("--format", "xml"), args("--batch", "many"),
+                // forms the quick path leaves to picocli: octal-looking or signed counts, repeats, attached short values
+                args("--stride", "010"), args("--stride", "+3"), args("--stride", "-1"), args("--format", "tsv", "--format", "json"),
+                args("--no-fold-capitals", "--fold-capitals"), args("--fold-capitals=false"), args("--"), args("--input"),
+                new String[] {"predict", "-m=" + registry}, new String[] {"predict", "-m" + registry});
         for (String[] arguments : handedOver) {
             ByteArrayInputStream stdin = new ByteArrayInputStream("This is English.\n".getBytes(StandardCharsets.UTF_8));
             int available = stdin.available();
