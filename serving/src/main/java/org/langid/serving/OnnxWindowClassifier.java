@@ -26,6 +26,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
     private final OrtSession session;
     private final int window;
     private final int classes;
+    private final String file;
 
     /**
      * @param model          the bytes of {@code model.onnx} (already checked against the manifest)
@@ -35,8 +36,14 @@ public final class OnnxWindowClassifier implements WindowClassifier {
      * @param intraOpThreads threads one call may use
      */
     public OnnxWindowClassifier(byte[] model, String modelVersion, int window, int classes, int intraOpThreads) {
+        this(model, modelVersion, window, classes, intraOpThreads, null);
+    }
+
+    /** @param file the artefact's file the bytes are (model.onnx, model.int8.onnx), named by {@link #engine()}; or null */
+    public OnnxWindowClassifier(byte[] model, String modelVersion, int window, int classes, int intraOpThreads, String file) {
         this.window = window;
         this.classes = classes;
+        this.file = file;
         this.environment = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
             options.setIntraOpNumThreads(intraOpThreads);
@@ -111,7 +118,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
 
     @Override
     public String engine() {
-        return "onnxruntime " + environment.getVersion();
+        return "onnxruntime " + environment.getVersion() + (file == null ? "" : " (" + file + ")");
     }
 
     @Override

@@ -150,7 +150,7 @@ public final class QuickPredict implements Callable<Integer> {
     public Integer call() throws IOException {
         Path modelDirectory = localPath(model);
         Path inputFile = input == null ? null : localPath(input);
-        if (!"onnx".equals(engine) || !("tsv".equals(format) || "json".equals(format)) || (threads != null && threads < 1)
+        if (!("onnx".equals(engine) || "onnx-float".equals(engine)) || !("tsv".equals(format) || "json".equals(format)) || (threads != null && threads < 1)
                 || stride < 1 || maxWindowsPerText < 1 || batch < 1 || modelDirectory == null
                 || (input != null && (inputFile == null || !Files.isRegularFile(inputFile) || !Files.isReadable(inputFile)
                         || OTHER_COMPRESSIONS.stream().anyMatch(input::endsWith)))) {
@@ -159,7 +159,7 @@ public final class QuickPredict implements Callable<Integer> {
         ServingModel loaded;
         try {
             loaded = ServingModel.load(modelDirectory, new TextDetector.Options(stride, maxWindowsPerText, batch, foldCapitals), 1,
-                    threads != null ? threads : Runtime.getRuntime().availableProcessors());
+                    threads != null ? threads : Runtime.getRuntime().availableProcessors(), "onnx".equals(engine));
         } catch (RuntimeException e) {
             return HAND_OVER;   // the full command line says what is wrong, or runs the SameDiff graph
         }

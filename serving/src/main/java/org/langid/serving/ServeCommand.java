@@ -57,6 +57,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Longer texts get this many windows spread evenly over them. Default: ${DEFAULT-VALUE}.")
     int maxWindowsPerText;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "onnx",
+            description = "onnx (ONNX Runtime, a version's model.int8.onnx when it has one, else model.onnx) or onnx-float "
+                    + "(model.onnx, float32 as trained). Default: ${DEFAULT-VALUE}.")
+    String engine;
+
     @Option(names = "--batch", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_BATCH, description = "Most windows in one model call. Default: ${DEFAULT-VALUE}.")
     int batch;
 
@@ -83,9 +88,12 @@ public final class ServeCommand implements Callable<Integer> {
                     + " there first (e.g. hadoop fs -get), or bake it into the image");
         }
         java.nio.file.Path location = java.nio.file.Path.of(model.startsWith("file://") ? java.net.URI.create(model).getPath() : model);
+        if (!"onnx".equals(engine) && !"onnx-float".equals(engine)) {
+            throw new IllegalArgumentException("--engine is onnx or onnx-float, not '" + engine + "'");
+        }
         DetectionServer server = DetectionServer.start(location,
                 new TextDetector.Options(stride, maxWindowsPerText, batch, foldCapitals), threads, host, port,
-                new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds, maxWaitingRequests));
+                new DetectionServer.Limits(maxRequestBytes, maxTexts, reloadSeconds, maxWaitingRequests), "onnx".equals(engine));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -38,8 +38,9 @@ public final class DetectorOptions {
     boolean foldCapitals;
 
     @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "onnx",
-            description = "What runs the model: onnx (model.onnx through ONNX Runtime) or samediff (graph.fb, op by op: the "
-                    + "training truth, several times slower). Artefacts without model.onnx fall back to samediff. Default: ${DEFAULT-VALUE}.")
+            description = "What runs the model: onnx (ONNX Runtime, the artefact's model.int8.onnx when it has one, else model.onnx), "
+                    + "onnx-float (model.onnx, float32 as trained) or samediff (graph.fb, op by op: the training truth, several times "
+                    + "slower). Artefacts without model.onnx fall back to samediff. Default: ${DEFAULT-VALUE}.")
     String engine;
 
     LanguageDetector.Options options() {
@@ -53,8 +54,9 @@ public final class DetectorOptions {
         }
         LanguageDetector.Engine chosen = switch (engine) {
             case "onnx" -> LanguageDetector.Engine.ONNX;
+            case "onnx-float" -> LanguageDetector.Engine.ONNX_FLOAT;
             case "samediff" -> LanguageDetector.Engine.SAMEDIFF;
-            default -> throw new IllegalArgumentException("--engine is onnx or samediff, not '" + engine + "'");
+            default -> throw new IllegalArgumentException("--engine is onnx, onnx-float or samediff, not '" + engine + "'");
         };
         return new LanguageDetector.Options(stride, maxWindowsPerText, batch, parallelism, foldCapitals, chosen);
     }

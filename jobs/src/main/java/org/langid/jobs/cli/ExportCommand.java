@@ -24,7 +24,7 @@ public final class ExportCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Destination destination;
 
-    @Option(names = "--add-onnx", paramLabel = "ARTEFACT", description = "Write model.onnx (from the artefact's own parameters) into "
+    @Option(names = "--add-onnx", paramLabel = "ARTEFACT", description = "Write model.onnx and model.int8.onnx (from the artefact's own parameters) into "
             + "this artefact, or into a registry's current version, and list it in the manifest. The model version stays.")
     String addOnnx;
 
@@ -47,7 +47,7 @@ public final class ExportCommand implements Callable<Integer> {
             ModelArtefact upgraded = ModelArtefact.load(location, conf).withOnnxFlavour();
             upgraded.writeTo(location, conf);   // the manifest goes last: until then the old one still describes the files
             ModelArtefact.load(location, conf);   // what was written reads back intact
-            System.out.println("model " + upgraded.manifest().modelVersion() + ": " + location + " now has " + ModelArtefact.ONNX);
+            System.out.println("model " + upgraded.manifest().modelVersion() + ": " + location + " now has " + ModelArtefact.ONNX + " and " + ModelArtefact.ONNX_INT8);
             return 0;
         }
         if (trained == null || destination == null) {

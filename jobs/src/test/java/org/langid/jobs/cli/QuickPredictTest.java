@@ -114,13 +114,15 @@ class QuickPredictTest {
             gz.write(Files.readAllBytes(lines));
         }
         List<List<String>> variants = List.of(List.of(), List.of("--format", "json"), List.of("--threads", "1", "--stride=3", "--batch", "100"),
-                List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"));
+                List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"), List.of("--engine", "onnx-float"));
         for (List<String> options : variants) {
             List<String> withInput = new ArrayList<>(options);
             withInput.addAll(List.of("--input", lines.toString()));
             Run expected = full(args(withInput.toArray(String[]::new)));
             assertEquals(0, expected.status(), expected.err());
             assertEquals(5_002, expected.out().lines().count(), "one line per input line");
+            // The int8 flavour unless asked for the float one; the model line says which ran.
+            assertTrue(expected.err().contains(options.contains("onnx-float") ? "(model.onnx)" : "(model.int8.onnx)"), expected.err());
 
             Run fromFile = quick(InputStream.nullInputStream(), args(withInput.toArray(String[]::new)));
             assertEquals(0, fromFile.status(), fromFile.err());
@@ -145,7 +147,7 @@ class QuickPredictTest {
         Files.createDirectories(withoutOnnx);
         try (var files = Files.list(version)) {
             for (Path file : files.toList()) {
-                if (!file.getFileName().toString().equals("model.onnx")) {
+                if (!file.getFileName().toString().endsWith(".onnx")) {
                     Files.copy(file, withoutOnnx.resolve(file.getFileName()));
                 }
             }
@@ -157,9 +159,9 @@ class QuickPredictTest {
                 Files.copy(file, damaged.resolve(file.getFileName()));
             }
         }
-        byte[] onnx = Files.readAllBytes(damaged.resolve("model.onnx"));
+        byte[] onnx = Files.readAllBytes(damaged.resolve("model.int8.onnx"));   // the flavour that runs
         onnx[onnx.length / 2] ^= 0x10;
-        Files.write(damaged.resolve("model.onnx"), onnx);
+        Files.write(damaged.resolve("model.int8.onnx"), onnx);
 
         List<String[]> handedOver = List.of(
                 args("--engine", "samediff"),                                  // the SameDiff graph needs ND4J
@@ -174,7 +176,7 @@ class QuickPredictTest {
                 args("--input", bzip2.toString()),                             // a codec only Hadoop has
                 args("--input", temp.resolve("no-such-file.txt").toString()),
                 new String[] {"predict", "--model", temp.resolve("no-such-model").toString()},
-                new String[] {"predict", "--model", withoutOnnx.toString()},   // the full command falls back to SameDiff
+                new String[] {"predict", "--model", withoutOnnx.toString()},   // listed but missing: the full command says so
                 new String[] {"predict", "--model", damaged.toString()},       // the full command says it is damaged
                 args("--threads", "0"), args("--stride", "0"), args("--format", "xml"), args("--batch", "many"),
                 // forms the quick path leaves to picocli: octal-looking or signed counts, repeats, attached short values
@@ -194,9 +196,9 @@ class QuickPredictTest {
         // The serving loader checks the digest while ONNX Runtime parses the bytes; the digest's verdict is the one reported.
         var refused = org.junit.jupiter.api.Assertions.assertThrows(org.langid.serving.ServingModel.ModelLoadException.class,
                 () -> org.langid.serving.ServingModel.load(damaged, new org.langid.serving.TextDetector.Options(4, 256, 256, true), 1));
-        assertTrue(refused.getMessage().contains("model.onnx does not match its SHA-256"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("model.int8.onnx does not match its SHA-256"), refused.getMessage());
         // ...and the full command line says what is wrong with a damaged one.
         Run damagedFull = full("predict", "--model", damaged.toString(), "--input", lines.toString());
-        assertTrue(damagedFull.status() == 1 && damagedFull.err().contains("model.onnx does not match its SHA-256"), damagedFull.err());
+        assertTrue(damagedFull.status() == 1 && damagedFull.err().contains("model.int8.onnx does not match its SHA-256"), damagedFull.err());
     }
 }

@@ -187,7 +187,7 @@ class DetectionServerTest {
             ModelArtefact damaged = artefact(22, FIRST_CREATED.plusSeconds(60));
             String damagedVersion = damaged.manifest().modelVersion();
             damaged.writeTo(registry.versionLocation(damagedVersion), CONF);
-            Path graph = Path.of(registry.versionLocation(damagedVersion), ModelArtefact.ONNX);   // what the server runs
+            Path graph = Path.of(registry.versionLocation(damagedVersion), ModelArtefact.ONNX_INT8);   // what the server runs
             byte[] bytes = Files.readAllBytes(graph);
             bytes[bytes.length / 2] ^= 0x55;
             Files.write(graph, bytes);

@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -34,7 +35,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <pre>
  *   manifest.json   what it is, where it came from, how good, SHA-256 of the files below
  *   graph.fb        the SameDiff inference graph with its parameters (FlatBuffers, no updater state)
- *   model.onnx      the same model for inference engines (ONNX opset 17; what detection runs by default)
+ *   model.onnx      the same model for inference engines (ONNX opset 17, float32)
+ *   model.int8.onnx the same with its blocks' matrix products in int8 (what detection runs by default)
  *   metrics.jsonl   the training metrics log, when the trainer wrote one (optional)
  * </pre>
  * {@link #create} makes one in memory, {@link #writeTo} writes it (manifest last, so a
@@ -47,6 +49,7 @@ public final class ModelArtefact {
     public static final String MANIFEST = "manifest.json";
     public static final String GRAPH = "graph.fb";
     public static final String ONNX = "model.onnx";
+    public static final String ONNX_INT8 = org.langid.serving.ServingModel.ONNX_INT8;
     public static final String METRICS = "metrics.jsonl";
     private static final DateTimeFormatter VERSION_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 
@@ -77,6 +80,7 @@ public final class ModelArtefact {
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(GRAPH, graphBytes);
         files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion));
+        files.put(ONNX_INT8, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.INT8));
         if (metricsLog != null) {
             files.put(METRICS, metricsLog);
         }
@@ -108,12 +112,14 @@ public final class ModelArtefact {
     }
 
     /**
-     * This artefact with its ONNX flavour written from its graph's parameters (for artefacts made
-     * before it existed); the model version and everything else stay as they are.
+     * This artefact with its ONNX flavours (float and int8) written from its graph's parameters (for
+     * artefacts made before they existed); the model version and everything else stay as they are.
      */
     public ModelArtefact withOnnxFlavour() {
         Map<String, byte[]> withOnnx = new LinkedHashMap<>(files);
         withOnnx.put(ONNX, OnnxGraphWriter.write(manifest.modelConfig(), parameters(), manifest.modelVersion()));
+        withOnnx.put(ONNX_INT8, OnnxGraphWriter.write(manifest.modelConfig(), parameters(), manifest.modelVersion(),
+                OnnxGraphWriter.Precision.INT8));
         ObjectNode document = manifest.toJson();
         listFiles(document, withOnnx);
         JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
@@ -123,6 +129,11 @@ public final class ModelArtefact {
     /** The ONNX flavour, when the artefact has one (artefacts written before it existed do not). */
     public java.util.Optional<byte[]> onnxModel() {
         return java.util.Optional.ofNullable(files.get(ONNX));
+    }
+
+    /** The int8 ONNX flavour, when the artefact has one (artefacts written before 2026-11-28 do not). */
+    public java.util.Optional<byte[]> onnxInt8Model() {
+        return java.util.Optional.ofNullable(files.get(ONNX_INT8));
     }
 
     /** Writes the artefact into directory {@code dir} (created if needed); the manifest goes last. */
@@ -178,8 +189,10 @@ public final class ModelArtefact {
                 throw new ArtefactException(dir + ": " + MANIFEST + " lists no " + GRAPH);
             }
             requireCompatible(manifest, dir);
-            if (files.containsKey(ONNX)) {
-                requireWrittenFor(manifest, files.get(ONNX), dir);
+            for (String onnx : List.of(ONNX, ONNX_INT8)) {
+                if (files.containsKey(onnx)) {
+                    requireWrittenFor(manifest, onnx, files.get(onnx), dir);
+                }
             }
             return new ModelArtefact(manifest, files);
         } catch (IOException e) {
@@ -192,10 +205,10 @@ public final class ModelArtefact {
      * a file from another model is refused like a damaged one. Read by a scan for the metadata entry
      * (key, then field 2: the value) rather than a full protobuf parse, which cost ~0.3 s of start-up.
      */
-    private static void requireWrittenFor(Manifest manifest, byte[] onnxBytes, String dir) {
+    private static void requireWrittenFor(Manifest manifest, String file, byte[] onnxBytes, String dir) {
         String writtenFor = metadataValue(onnxBytes, OnnxWindowClassifier.MODEL_VERSION_KEY);
         if (!manifest.modelVersion().equals(writtenFor)) {
-            throw new ArtefactException(dir + ": " + ONNX + " was written for model " + (writtenFor == null ? "(none named)" : writtenFor)
+            throw new ArtefactException(dir + ": " + file + " was written for model " + (writtenFor == null ? "(none named)" : writtenFor)
                     + ", not for " + manifest.modelVersion() + ": the artefact mixes files of two models");
         }
     }

@@ -34,8 +34,13 @@ public final class LanguageDetector implements AutoCloseable {
 
     /** What runs the model's windows. */
     public enum Engine {
-        /** model.onnx through ONNX Runtime, batched; falls back to SameDiff when the artefact has no model.onnx. */
+        /**
+         * The artefact's fastest ONNX flavour through ONNX Runtime, batched: model.int8.onnx when it has
+         * one, else model.onnx; falls back to SameDiff when it has neither.
+         */
         ONNX,
+        /** model.onnx (float32, as trained) through ONNX Runtime, even when model.int8.onnx is there. */
+        ONNX_FLOAT,
         /** graph.fb through SameDiff, op by op. */
         SAMEDIFF
     }
@@ -105,11 +110,13 @@ public final class LanguageDetector implements AutoCloseable {
 
     private WindowClassifier classifier(ModelArtefact artefact, Options options) {
         Manifest manifest = artefact.manifest();
-        if (options.engine() == Engine.ONNX) {
-            var onnx = artefact.onnxModel();
+        if (options.engine() == Engine.ONNX || options.engine() == Engine.ONNX_FLOAT) {
+            boolean int8 = options.engine() == Engine.ONNX && artefact.onnxInt8Model().isPresent();
+            var onnx = int8 ? artefact.onnxInt8Model() : artefact.onnxModel();
             if (onnx.isPresent()) {
                 // One thread per model call: the detector runs batches side by side instead.
-                return new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window, manifest.languages().size(), 1);
+                return new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window, manifest.languages().size(), 1,
+                        int8 ? ModelArtefact.ONNX_INT8 : ModelArtefact.ONNX);
             }
             LOG.warn("model {} has no {}: detection runs its SameDiff graph, several times slower "
                     + "(langid export --add-onnx adds the flavour)", manifest.modelVersion(), ModelArtefact.ONNX);

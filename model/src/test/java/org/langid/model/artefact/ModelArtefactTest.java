@@ -150,25 +150,56 @@ class ModelArtefactTest {
     @Test
     void anArtefactWithoutTheOnnxFlavourStillDetectsThroughItsGraphAndCanBeGivenOne() throws IOException {
         write();
-        Files.delete(dir.resolve(ModelArtefact.ONNX));
-        String manifest = Files.readString(dir.resolve(ModelArtefact.MANIFEST));
-        Files.writeString(dir.resolve(ModelArtefact.MANIFEST),
-                manifest.replaceAll("\"model.onnx\" : \\{[^}]*\\},?\\s*", ""));
+        unlist(ModelArtefact.ONNX, ModelArtefact.ONNX_INT8);
         ModelArtefact old = ModelArtefact.load(dir.toString(), CONF);
-        assertTrue(old.onnxModel().isEmpty());
+        assertTrue(old.onnxModel().isEmpty() && old.onnxInt8Model().isEmpty());
         String text = "Où est la bibliothèque, s'il vous plaît?";
         try (var graph = new org.langid.model.predict.LanguageDetector(old, org.langid.model.predict.LanguageDetector.Options.defaults())) {
             assertEquals("samediff", graph.engine());
             ModelArtefact upgraded = old.withOnnxFlavour();
             assertEquals(old.manifest().modelVersion(), upgraded.manifest().modelVersion());
             upgraded.writeTo(dir.toString(), CONF);
-            try (var fast = new org.langid.model.predict.LanguageDetector(ModelArtefact.load(dir.toString(), CONF),
-                    org.langid.model.predict.LanguageDetector.Options.defaults())) {
-                assertTrue(fast.engine().startsWith("onnxruntime"), fast.engine());
-                var expected = graph.detect(text).probabilities();
+            ModelArtefact reloaded = ModelArtefact.load(dir.toString(), CONF);
+            assertTrue(reloaded.onnxModel().isPresent() && reloaded.onnxInt8Model().isPresent(), "both flavours added");
+            var expected = graph.detect(text).probabilities();
+            try (var fast = new org.langid.model.predict.LanguageDetector(reloaded,
+                    org.langid.model.predict.LanguageDetector.Options.defaults().withEngine(org.langid.model.predict.LanguageDetector.Engine.ONNX_FLOAT))) {
+                assertEquals("onnxruntime " + ai.onnxruntime.OrtEnvironment.getEnvironment().getVersion() + " (model.onnx)", fast.engine());
                 fast.detect(text).probabilities().forEach((language, p) -> assertEquals(expected.get(language), p, 1e-5, language));
             }
+            try (var int8 = new org.langid.model.predict.LanguageDetector(reloaded, org.langid.model.predict.LanguageDetector.Options.defaults())) {
+                assertTrue(int8.engine().endsWith("(model.int8.onnx)"), "the default runs the int8 flavour: " + int8.engine());
+                int8.detect(text).probabilities().forEach((language, p) -> assertEquals(expected.get(language), p, 0.02, language));
+            }
         }
+    }
+
+    @Test
+    void anArtefactMadeBeforeTheInt8FlavourRunsItsFloatOne() throws IOException {
+        write();
+        unlist(ModelArtefact.ONNX_INT8);
+        try (var detector = new org.langid.model.predict.LanguageDetector(ModelArtefact.load(dir.toString(), CONF),
+                org.langid.model.predict.LanguageDetector.Options.defaults())) {
+            assertTrue(detector.engine().endsWith("(model.onnx)"), detector.engine());
+        }
+        try (var served = org.langid.serving.ServingModel.load(dir, new org.langid.serving.TextDetector.Options(4, 256, 256, true), 1)) {
+            assertTrue(served.detector().classifier().engine().endsWith("(model.onnx)"), served.detector().classifier().engine());
+        }
+        write();
+        try (var served = org.langid.serving.ServingModel.load(dir, new org.langid.serving.TextDetector.Options(4, 256, 256, true), 1)) {
+            assertTrue(served.detector().classifier().engine().endsWith("(model.int8.onnx)"), served.detector().classifier().engine());
+        }
+    }
+
+    /** Deletes these files and their manifest entries: an artefact written before they existed. */
+    private void unlist(String... files) throws IOException {
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var manifest = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(dir.resolve(ModelArtefact.MANIFEST).toFile());
+        for (String file : files) {
+            Files.delete(dir.resolve(file));
+            ((com.fasterxml.jackson.databind.node.ObjectNode) manifest.get("files")).remove(file);
+        }
+        json.writerWithDefaultPrettyPrinter().writeValue(dir.resolve(ModelArtefact.MANIFEST).toFile(), manifest);
     }
 
     private void write() {

@@ -31,6 +31,9 @@ import org.nd4j.linalg.factory.Nd4j;
 
 class LanguageDetectorTest {
 
+    /** The detector's own arithmetic is checked against the float graph; the int8 flavour's agreement is OnnxParityTest's. */
+    private static final LanguageDetector.Engine FLOAT = LanguageDetector.Engine.ONNX_FLOAT;
+
     private static final Configuration CONF = new Configuration();
     private static ModelConfig config;
     private static INDArray parameters;
@@ -44,7 +47,7 @@ class LanguageDetectorTest {
         config = TestArtefacts.smallConfig();
         parameters = TestArtefacts.parameters(config, 11);
         new ModelRegistry(registryDir.toString(), CONF).publish(TestArtefacts.create(config, parameters, Instant.now()));
-        detector = LanguageDetector.load(registryDir.toString(), CONF, new LanguageDetector.Options(1, 64, 7, 3));
+        detector = LanguageDetector.load(registryDir.toString(), CONF, new LanguageDetector.Options(1, 64, 7, 3).withEngine(FLOAT));
     }
 
     @Test
@@ -102,7 +105,7 @@ class LanguageDetectorTest {
     void aStrideStillCoversTheEndOfTheText() {
         LanguageDetector strided = new LanguageDetector(
                 org.langid.model.artefact.ModelArtefact.load(ModelRegistry.resolve(registryDir.toString(), CONF), CONF),
-                new LanguageDetector.Options(5, 256, 64, 1));
+                new LanguageDetector.Options(5, 256, 64, 1).withEngine(FLOAT));
         TextDetector.Plan plan = strided.plan("abcdefghijklmnopqrstuvwxyz");   // 26 characters: starts 0, 5, 10
         assertArrayEquals(new int[] {0, 5, 10}, plan.starts());
         TextDetector.Plan aligned = strided.plan("abcdefghijklmnopqrstu");      // 21 characters: starts 0, 5
@@ -150,7 +153,7 @@ class LanguageDetectorTest {
 
         LanguageDetector asWritten = new LanguageDetector(
                 org.langid.model.artefact.ModelArtefact.load(ModelRegistry.resolve(registryDir.toString(), CONF), CONF),
-                new LanguageDetector.Options(1, 64, 7, 1).withFoldCapitals(false));
+                new LanguageDetector.Options(1, 64, 7, 1).withEngine(FLOAT).withFoldCapitals(false));
         assertArrayEquals(reference("HEJ! HUR MAR DU!"), probabilities(asWritten.detect("HEJ! HUR MÅR DU!")), 1e-5);
         // Prepared windows (evaluate's path) follow the same option.
         byte[] capitals = Vocabulary.encode("HEJ! HUR MAR DU!");

@@ -115,15 +115,17 @@ public final class DetectionServer implements AutoCloseable {
     private final ExecutorService connections;
     private final InferenceQueue inference;
     private final ScheduledExecutorService reloader;
+    private final boolean int8;
 
     private DetectionServer(Path modelLocation, TextDetector.Options options, int inferenceThreads, Limits limits,
-                            String host, int port) throws IOException {
+                            String host, int port, boolean int8) throws IOException {
         this.modelLocation = modelLocation;
         this.options = options;
+        this.int8 = int8;
         this.limits = limits;
         this.registry = ServingModel.isRegistry(modelLocation);
         // One ONNX Runtime thread per call: the inference threads are the parallelism.
-        this.model = new AtomicReference<>(ServingModel.load(modelLocation, options, 1));
+        this.model = new AtomicReference<>(ServingModel.load(modelLocation, options, 1, 1, int8));
         // Without TCP_NODELAY the JDK server's body write waits for the client's delayed ACK:
         // every answer took 40 ms more (p50 44 ms at 16 connections, 343 requests/s on 2 cores).
         System.setProperty("sun.net.httpserver.nodelay", "true");
@@ -142,9 +144,15 @@ public final class DetectionServer implements AutoCloseable {
      */
     public static DetectionServer start(Path modelLocation, TextDetector.Options options, int inferenceThreads,
                                         String host, int port, Limits limits) {
+        return start(modelLocation, options, inferenceThreads, host, port, limits, true);
+    }
+
+    /** @param int8 serve model.int8.onnx when a version has it (the default), else model.onnx */
+    public static DetectionServer start(Path modelLocation, TextDetector.Options options, int inferenceThreads,
+                                        String host, int port, Limits limits, boolean int8) {
         DetectionServer detectionServer;
         try {
-            detectionServer = new DetectionServer(modelLocation, options, inferenceThreads, limits, host, port);
+            detectionServer = new DetectionServer(modelLocation, options, inferenceThreads, limits, host, port, int8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
         }
@@ -190,7 +198,7 @@ public final class DetectionServer implements AutoCloseable {
         }
         try {
             // The version's own directory, not the registry: current may move again while this loads.
-            ServingModel loaded = ServingModel.load(modelLocation.resolve(ServingModel.VERSIONS).resolve(current.get()), options, 1);
+            ServingModel loaded = ServingModel.load(modelLocation.resolve(ServingModel.VERSIONS).resolve(current.get()), options, 1, 1, int8);
             ServingModel previous = model.getAndSet(loaded);
             // Requests in flight may still use the old session: close it once they are surely done.
             reloader.schedule(previous::close, SHUTDOWN_GRACE.toSeconds(), TimeUnit.SECONDS);
