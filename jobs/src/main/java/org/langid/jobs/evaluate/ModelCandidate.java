@@ -26,7 +26,8 @@ public final class ModelCandidate implements Candidate {
 
     @Override
     public String description() {
-        return "this model (" + detector.manifest().modelVersion() + "), window stride " + detector.options().stride()
+        return "this model (" + detector.manifest().modelVersion() + "), run by " + detector.engine() + ", window stride "
+                + detector.options().stride()
                 + (detector.options().foldCapitals() ? ", windows in capitals read in lower case" : ", capitals as written");
     }
 
