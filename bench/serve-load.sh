@@ -5,6 +5,7 @@
 # 10 s of warm-up, then SECONDS_UNDER_LOAD (60) timed. Prints requests/s, p50/p99 latency, errors
 # (non-2xx and socket errors) and the server's resident memory after warm-up and after the load.
 #   bench/serve-load.sh [MODEL] [SECONDS_UNDER_LOAD]
+#   SERVE_ARGS: more options for the server, e.g. "--engine onnx-float" (model.onnx instead of model.int8.onnx)
 # wrk and the server share the machine's cores; run it on an otherwise idle machine.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,7 +51,7 @@ port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); p
 # load without any leak (measured: 195 -> 431 MiB in 60 s with -Xmx256m alone). With the heap
 # resident from the start, what still grows is the rest: native memory, code, threads.
 java ${SERVE_JAVA_OPTS:--Xms256m -Xmx256m -XX:+AlwaysPreTouch} -cp "$home/serving/target/lib/*" org.langid.serving.ServeCommand --model "$model" --host 127.0.0.1 --port "$port" \
-  > "$work/server.log" 2>&1 &
+  ${SERVE_ARGS:-} > "$work/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2> /dev/null || true' EXIT
 for _ in $(seq 1 120); do curl -fsS "http://127.0.0.1:$port/healthz" > /dev/null 2>&1 && break; sleep 0.5; done
