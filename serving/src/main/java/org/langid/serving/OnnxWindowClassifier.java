@@ -29,7 +29,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
     private final String file;
 
     /**
-     * @param model          the bytes of {@code model.onnx} (already checked against the manifest)
+     * @param model          the bytes of {@code model.onnx} or {@code model.int8.onnx} (already checked against the manifest)
      * @param modelVersion   the manifest's model version: a file written for another model is refused
      * @param window         characters per window (the input's second dimension)
      * @param classes        languages (the output's second dimension)

@@ -12,16 +12,17 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * {@code langid predict}'s quick path: the same options and the same output, in a JVM that
- * loads only this module (no Spark, Hadoop or ND4J), so that it starts ~0.8 s sooner
+ * loads only this module (no Spark, Hadoop or ND4J), so that it starts ~1 s sooner
  * (bench/DETECT.md). {@code ./langid predict} runs it first.
  *
  * <p>It takes only what it can do exactly as the full command does: a model and an input on
  * local disk (the input plain or .gz), ONNX Runtime. Anything else (a path with a scheme, another
- * compression, {@code --engine samediff}, an artefact without model.onnx or one that does not
- * load, {@code --help}, an option or value it does not take) makes it exit with
+ * compression, {@code --engine samediff}, an artefact without an ONNX flavour or one that does
+ * not load, {@code --help}, an option or value it does not take) makes it exit with
  * {@link #HAND_OVER} before reading any input, and the launcher runs the full command line,
  * which also writes every usage and loading error. What it checks of an artefact is what
- * {@code langid serve} checks: the manifest and model.onnx's SHA-256 (it never reads graph.fb).
+ * {@code langid serve} checks: the manifest and the SHA-256 of the ONNX file it runs (it never
+ * reads graph.fb).
  */
 public final class QuickPredict implements Callable<Integer> {
 

@@ -21,9 +21,10 @@ import org.langid.text.Vocabulary;
 
 /**
  * A model artefact as a serving process loads it, from a local directory, without Spark, ND4J
- * or Hadoop: its manifest and its ONNX flavour, checked the way model/'s ModelArtefact checks
- * them (model.onnx must match its SHA-256 in the manifest, and the normalisation and vocabulary
- * must be the ones this code implements). A registry (a directory with {@code current} and
+ * or Hadoop: its manifest and one ONNX flavour ({@value #ONNX_INT8} when it has one, unless asked
+ * for {@value #ONNX}), checked the way model/'s ModelArtefact checks them (the file must match its
+ * SHA-256 in the manifest, and the normalisation and vocabulary must be the ones this code
+ * implements). A registry (a directory with {@code current} and
  * {@code versions/}) resolves to its current version. Artefacts on HDFS or S3 are copied to local
  * disk first (the serving image bakes the released model in).
  */

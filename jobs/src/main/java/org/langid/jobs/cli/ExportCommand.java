@@ -25,7 +25,7 @@ public final class ExportCommand implements Callable<Integer> {
     Destination destination;
 
     @Option(names = "--add-onnx", paramLabel = "ARTEFACT", description = "Write model.onnx and model.int8.onnx (from the artefact's own parameters) into "
-            + "this artefact, or into a registry's current version, and list it in the manifest. The model version stays.")
+            + "this artefact, or into a registry's current version, and list them in the manifest. The model version stays.")
     String addOnnx;
 
     static final class Destination {
