@@ -62,9 +62,6 @@ public final class QuickPredict implements Callable<Integer> {
      * @return 0, 1 after an error during detection (one line on {@code err}), or {@link #HAND_OVER}
      */
     public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
-        Thread preload = new Thread(ai.onnxruntime.OrtEnvironment::getEnvironment, "langid-preload");   // its native library, meanwhile
-        preload.setDaemon(true);
-        preload.start();
         if (args.length == 0 || !"predict".equals(args[0])) {
             return HAND_OVER;   // options before the subcommand (--verbose), or another subcommand
         }
@@ -72,6 +69,9 @@ public final class QuickPredict implements Callable<Integer> {
         if (!command.parse(args)) {
             return HAND_OVER;
         }
+        Thread preload = new Thread(ai.onnxruntime.OrtEnvironment::getEnvironment, "langid-preload");   // its native library, meanwhile
+        preload.setDaemon(true);
+        preload.start();
         try {
             return command.call();
         } catch (RuntimeException | IOException e) {

@@ -112,7 +112,7 @@ public final class ServingModel implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             unloadable = e;
         }
-        String actual = joined(digest);
+        String actual = joined(digest, flavour);
         if (!actual.equals(listed.asText())) {
             if (classifier != null) {
                 classifier.close();
@@ -227,12 +227,12 @@ public final class ServingModel implements AutoCloseable {
         }
     }
 
-    private static String joined(FutureTask<String> digest) {
+    private static String joined(FutureTask<String> digest, String file) {
         try {
             return digest.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ModelLoadException("interrupted while checking " + ONNX);
+            throw new ModelLoadException("interrupted while checking " + file);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }

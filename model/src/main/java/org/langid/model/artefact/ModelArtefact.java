@@ -79,8 +79,7 @@ public final class ModelArtefact {
         String modelVersion = VERSION_TIME.format(time) + "-" + sha256(graphBytes).substring(0, 8);
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(GRAPH, graphBytes);
-        files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion));
-        files.put(ONNX_INT8, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.INT8));
+        putOnnxFlavours(files, config, parameters, modelVersion);
         if (metricsLog != null) {
             files.put(METRICS, metricsLog);
         }
@@ -102,6 +101,12 @@ public final class ModelArtefact {
         return new ModelArtefact(new Manifest(document), files);
     }
 
+    /** model.onnx and model.int8.onnx of {@code parameters}, into {@code files}. */
+    private static void putOnnxFlavours(Map<String, byte[]> files, ModelConfig config, INDArray parameters, String modelVersion) {
+        files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion));
+        files.put(ONNX_INT8, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.INT8));
+    }
+
     private static void listFiles(ObjectNode document, Map<String, byte[]> files) {
         ObjectNode fileNode = document.putObject("files");
         files.forEach((name, bytes) -> {
@@ -117,9 +122,7 @@ public final class ModelArtefact {
      */
     public ModelArtefact withOnnxFlavour() {
         Map<String, byte[]> withOnnx = new LinkedHashMap<>(files);
-        withOnnx.put(ONNX, OnnxGraphWriter.write(manifest.modelConfig(), parameters(), manifest.modelVersion()));
-        withOnnx.put(ONNX_INT8, OnnxGraphWriter.write(manifest.modelConfig(), parameters(), manifest.modelVersion(),
-                OnnxGraphWriter.Precision.INT8));
+        putOnnxFlavours(withOnnx, manifest.modelConfig(), parameters(), manifest.modelVersion());
         ObjectNode document = manifest.toJson();
         listFiles(document, withOnnx);
         JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");

@@ -43,8 +43,9 @@ public final class OnnxGraphWriter {
      * FLOAT: every product in float32, as trained. INT8: the blocks' linear layers and the n-gram
      * projection as ONNX Runtime's dynamic quantisation writes them (activations quantised per
      * batch to uint8, weights to int8 per output column, int32 products scaled back to float;
-     * fused at load into one kernel), the n-gram table in int8 (per column), the rest in float. ~1.2× the windows per second on a Zen 4,
-     * the same accuracy within a hundredth of a point (bench/DETECT.md).
+     * fused at load into one kernel), the n-gram table in int8 (per column), the rest in float.
+     * ~1.2× the windows per second on a Zen 4, the same accuracy within a hundredth of a point
+     * (bench/DETECT.md).
      */
     public enum Precision { FLOAT, INT8 }
 
@@ -250,36 +251,48 @@ public final class OnnxGraphWriter {
     }
 
     /**
-     * The n-gram table in int8 with one scale per column (symmetric, the column's largest |value|
-     * maps to 127), and the zero row after it: a quarter of the float table's bytes, which is most
-     * of the file, so the int8 flavour loads ~0.1 s sooner.
+     * The n-gram table in int8 with one scale per column, and the zero row after it: a quarter of
+     * the float table's bytes, which is most of the file, so the int8 flavour loads ~0.1 s sooner.
      */
     private void addInt8Table(INDArray table) {
-        float[][] rows = table.toFloatMatrix();                                                            // (buckets, e)
-        int e = rows[0].length;
-        float[] scale = new float[e];
-        for (float[] row : rows) {
-            for (int j = 0; j < e; j++) {
+        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, table.toFloatMatrix(), 1);  // the last row stays 0
+        graph.addInitializer(quantised.values());                                                           // (buckets + 1, e)
+        graph.addInitializer(quantised.scales());                                                           // (e)
+    }
+
+    /** An int8 matrix and its float scales per column, as ONNX initializers. */
+    private record Int8Matrix(Onnx.TensorProto values, Onnx.TensorProto scales) {
+    }
+
+    /**
+     * {@code m} (rows, columns) as int8 tensor {@code name}, m ≈ q · scale with one symmetric scale
+     * per column (its largest |value| maps to 127), the scales as float tensor {@code scaleName};
+     * {@code zeroRows} rows of 0 appended.
+     */
+    private static Int8Matrix int8PerColumn(String name, String scaleName, float[][] m, int zeroRows) {
+        int columns = m[0].length;
+        float[] scale = new float[columns];
+        for (float[] row : m) {
+            for (int j = 0; j < columns; j++) {
                 scale[j] = Math.max(scale[j], Math.abs(row[j]));
             }
         }
-        for (int j = 0; j < e; j++) {
+        for (int j = 0; j < columns; j++) {
             scale[j] = scale[j] > 0 ? scale[j] / 127f : 1f;
         }
-        byte[] quantised = new byte[(rows.length + 1) * e];                                              // the last row stays 0
-        for (int i = 0; i < rows.length; i++) {
-            for (int j = 0; j < e; j++) {
-                quantised[i * e + j] = (byte) Math.max(-127, Math.min(127, Math.rint(rows[i][j] / scale[j])));
+        byte[] quantised = new byte[(m.length + zeroRows) * columns];
+        for (int i = 0; i < m.length; i++) {
+            for (int j = 0; j < columns; j++) {
+                quantised[i * columns + j] = (byte) Math.max(-127, Math.min(127, Math.rint(m[i][j] / scale[j])));
             }
         }
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(NGRAM_ROWS_INT8).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(rows.length + 1L).addDims(e).setRawData(ByteString.copyFrom(quantised)));
-        Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(NGRAM_ROWS_SCALE)
-                .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).addDims(e);
+        Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(scaleName)
+                .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).addDims(columns);
         for (float value : scale) {
             scales.addFloatData(value);
         }
-        graph.addInitializer(scales);
+        return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
+                .addDims(m.length + (long) zeroRows).addDims(columns).setRawData(ByteString.copyFrom(quantised)).build(), scales.build());
     }
 
     /**
@@ -362,34 +375,13 @@ public final class OnnxGraphWriter {
             return bias == null ? node("MatMul", List.of(x, weight)) : node("Gemm", List.of(x, weight, bias));
         }
         // W ≈ Wq · scale per output column, Wq in [−127, 127]; x ≈ (xq − xZero) · xScale per call.
-        float[][] w = parameters.get(weight).toFloatMatrix();                                             // (in, out)
-        int in = w.length;
-        int out = w[0].length;
-        float[] scale = new float[out];
-        for (int j = 0; j < out; j++) {
-            float largest = 0;
-            for (float[] row : w) {
-                largest = Math.max(largest, Math.abs(row[j]));
-            }
-            scale[j] = largest > 0 ? largest / 127f : 1f;
-        }
-        byte[] weights = new byte[in * out];
-        for (int i = 0; i < in; i++) {
-            for (int j = 0; j < out; j++) {
-                weights[i * out + j] = (byte) Math.max(-127, Math.min(127, Math.rint(w[i][j] / scale[j])));
-            }
-        }
         String name = weight + "_int8";
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(in).addDims(out).setRawData(ByteString.copyFrom(weights)));
+        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight).toFloatMatrix(), 0);
+        int out = (int) parameters.get(weight).size(1);
+        graph.addInitializer(quantised.values());                                                           // (in, out)
         graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(out).setRawData(ByteString.copyFrom(new byte[out])));
-        Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(weight + "_scale")
-                .setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE).addDims(out);
-        for (float value : scale) {
-            scales.addFloatData(value);
-        }
-        graph.addInitializer(scales);
+                .addDims(out).setRawData(ByteString.copyFrom(new byte[out])));                            // (out)
+        graph.addInitializer(quantised.scales());                                                           // (out)
         String prefix = "quantised_" + nodeCount++;
         graph.addNode(Onnx.NodeProto.newBuilder().setOpType("DynamicQuantizeLinear").setName(prefix).addInput(x)
                 .addOutput(prefix + "_x").addOutput(prefix + "_x_scale").addOutput(prefix + "_x_zero"));          // uint8 (N, in), scalars
