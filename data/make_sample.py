@@ -2,13 +2,15 @@
 """Cut a small deterministic sample of the corpus into data/sample/ (committed to git).
 
     python3 data/make_sample.py [--corpus data/corpus] [--work data/.work] [--out data/sample]
-                                [--per-language 2500]
+                                [--per-language 2500] [--wesnoth-per-language 300]
 
 Writes, as plain UTF-8 text with one sentence per line:
     <out>/libreoffice/<lang>.txt  a pseudo-random subset of --per-language sentences per language:
                                   the sentences with the smallest SHA-256 of "<lang>\\n<sentence>",
                                   kept in corpus order (stable when the corpus grows or shrinks)
     <out>/udhr/<lang>.txt         the whole declaration
+    <out>/wesnoth/<lang>.txt      --wesnoth-per-language unit descriptions, picked as the LibreOffice
+                                  subset is (the same number for each language: a balanced test set)
     <out>/NOTICE.md               provenance and licences (package names and versions)
     <out>/LICENSES/               licence texts
 Python 3 standard library only; same corpus in, byte-identical sample out.
@@ -41,6 +43,12 @@ def pick(lang, sentences, n):
     return [sentences[i] for i in chosen]
 
 
+def wesnoth_locale_dir(info):
+    """'…/locale/pt/LC_MESSAGES/wesnoth-units.mo' -> 'pt'; English names every catalogue's ids."""
+    parts = info["catalog"].split("/")
+    return parts[parts.index("LC_MESSAGES") - 1] if "LC_MESSAGES" in parts else "(message ids)"
+
+
 def write_text(path, lines):
     for s in lines:
         assert "\n" not in s and "\t" not in s and "\r" not in s, (path, s)
@@ -65,6 +73,8 @@ def main(argv=None):
     ap.add_argument("--out", default=os.path.join(SCRIPT_DIR, "sample"))
     ap.add_argument("--per-language", type=int, default=2500,
                     help="LibreOffice sentences per language (default 2500)")
+    ap.add_argument("--wesnoth-per-language", type=int, default=300,
+                    help="Wesnoth sentences per language (default 300)")
     args = ap.parse_args(argv)
 
     with open(os.path.join(args.corpus, "SOURCES.json"), encoding="utf-8") as f:
@@ -72,7 +82,7 @@ def main(argv=None):
     langs = sorted(sources["languages"])
 
     # start from a clean sample (it is entirely generated)
-    for sub in ("libreoffice", "udhr", "LICENSES"):
+    for sub in ("libreoffice", "udhr", "wesnoth", "LICENSES"):
         shutil.rmtree(os.path.join(args.out, sub), ignore_errors=True)
         os.makedirs(os.path.join(args.out, sub))
 
@@ -92,11 +102,18 @@ def main(argv=None):
             nbytes = write_text(os.path.join(args.out, "udhr", f"{lang}.txt"), sents)
             row["udhr"] = (len(sents), nbytes, info["udhr"])
             total += nbytes
+        if "wesnoth" in info:
+            sents = read_corpus(os.path.join(args.corpus, info["wesnoth"]["file"]))
+            chosen = pick(lang, sents, args.wesnoth_per_language)
+            nbytes = write_text(os.path.join(args.out, "wesnoth", f"{lang}.txt"), chosen)
+            row["wesnoth"] = (len(chosen), nbytes, info["wesnoth"])
+            total += nbytes
         rows.append(row)
 
     # ---- licences
     lo_info = next((r["lo"][2] for r in rows if "lo" in r), None)
     udhr_info = next((r["udhr"][2] for r in rows if "udhr" in r), None)
+    wesnoth_info = next((r["wesnoth"][2] for r in rows if "wesnoth" in r), None)
     lic = os.path.join(args.out, "LICENSES")
     if lo_info:
         # Debian's copyright file names MPL-2.0 but does not carry its text: take it from
@@ -109,6 +126,11 @@ def main(argv=None):
     if udhr_info:
         copy_licence([os.path.join(args.work, "udhr", "package", n) for n in ("license", "LICENSE", "license.md")],
                      os.path.join(lic, "udhr-MIT.txt"))
+    if wesnoth_info:
+        package = wesnoth_info["package"]
+        copy_licence([os.path.join(COMMON_LICENSES, "GPL-2")], os.path.join(lic, "GPL-2.0.txt"))
+        copy_licence([os.path.join(args.work, "wesnoth", "usr", "share", "doc", package, "copyright")],
+                     os.path.join(lic, "wesnoth-debian-copyright.txt"))
 
     # ---- NOTICE.md
     lines = []
@@ -125,6 +147,12 @@ def main(argv=None):
       "(untranslated pages) were removed from the other languages.")
     w("- `udhr/<lang>.txt`: all sentences of the Universal Declaration of Human Rights in "
       "that language (a different genre, used as an out-of-domain test set).")
+    if wesnoth_info:
+        w("- `wesnoth/<lang>.txt`: up to "
+          f"{args.wesnoth_per_language} sentences per language of the unit descriptions of the "
+          "game Battle for Wesnoth (fantasy prose, a third genre and a second out-of-domain test "
+          "set), picked as the LibreOffice subset is. English is the game's source text; the "
+          "other languages are its translations.")
     w("")
     w("## Sources and licences")
     w("")
@@ -147,14 +175,28 @@ def main(argv=None):
           "United Nations' translations of the Universal Declaration of Human Rights (described by the "
           "package as copyright-free), as assembled by the \"UDHR in Unicode\" project.")
         w("")
-    w("| lang | LibreOffice package | version | sample sentences | bytes | UDHR file | sentences | bytes |")
-    w("| --- | --- | --- | ---: | ---: | --- | ---: | ---: |")
+    if wesnoth_info:
+        w(f"**Battle for Wesnoth**: Debian package `{wesnoth_info['package']}` (Debian 12 \"bookworm\", "
+          f"version `{wesnoth_info['version']}`), the compiled message catalogues "
+          "`usr/share/games/wesnoth/<version>/locale/<locale>/LC_MESSAGES/wesnoth-units.mo` (for "
+          "English, their message ids). Copyright the Battle for Wesnoth project and its translators; "
+          "licensed under the GNU General Public License, version 2 or (at your option) any later "
+          "version (`LICENSES/GPL-2.0.txt`). Debian's copyright file is copied as "
+          "`LICENSES/wesnoth-debian-copyright.txt`. The sentences here are split and filtered from "
+          "those messages; the original source is available from the Battle for Wesnoth project "
+          "(https://www.wesnoth.org) and Debian (source package `wesnoth-1.16`).")
+        w("")
+    w("| lang | LibreOffice package | version | sample sentences | bytes | UDHR file | sentences | bytes "
+      "| Wesnoth catalogue | sentences | bytes |")
+    w("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: |")
     for r in rows:
         lo = r.get("lo")
         ud = r.get("udhr")
+        wn = r.get("wesnoth")
         w(f"| {r['lang']} | "
           + (f"{lo[2]['package']} | {lo[2]['version']} | {lo[0]} | {lo[1]} | " if lo else "- | - | - | - | ")
-          + (f"{ud[2]['declaration']} | {ud[0]} | {ud[1]} |" if ud else "- | - | - |"))
+          + (f"{ud[2]['declaration']} | {ud[0]} | {ud[1]} | " if ud else "- | - | - | ")
+          + (f"{wesnoth_locale_dir(wn[2])} | {wn[0]} | {wn[1]} |" if wn else "- | - | - |"))
     w("")
     w("## Regenerate")
     w("")
@@ -170,11 +212,12 @@ def main(argv=None):
     for p in glob.glob(os.path.join(args.out, "**", "*"), recursive=True):
         if os.path.isfile(p):
             du += os.path.getsize(p)
-    print(f"{'lang':<6} {'lo sent':>8} {'lo KB':>8} {'udhr':>5} {'udhr KB':>8}")
+    print(f"{'lang':<6} {'lo sent':>8} {'lo KB':>8} {'udhr':>5} {'udhr KB':>8} {'wesnoth':>8} {'wes KB':>7}")
     for r in rows:
-        lo, ud = r.get("lo"), r.get("udhr")
+        lo, ud, wn = r.get("lo"), r.get("udhr"), r.get("wesnoth")
         print(f"{r['lang']:<6} {(lo[0] if lo else '-'):>8} {(format(lo[1] / 1e3, '.1f') if lo else '-'):>8} "
-              f"{(ud[0] if ud else '-'):>5} {(format(ud[1] / 1e3, '.1f') if ud else '-'):>8}")
+              f"{(ud[0] if ud else '-'):>5} {(format(ud[1] / 1e3, '.1f') if ud else '-'):>8} "
+              f"{(wn[0] if wn else '-'):>8} {(format(wn[1] / 1e3, '.1f') if wn else '-'):>7}")
     print(f"sample text: {total / 1e6:.2f} MB; all files in {args.out}: {du / 1e6:.2f} MB")
     return 0
 
