@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A model trained on the full LibreOffice corpus against the peers trained on the same windows
 # (issue 16's release acceptance): the model, fastText (tuned, trained on the same prepared
-# training windows) and Lingua 1.2.2 on the full corpus's test split and on all of UDHR, per
-# language; then the acceptance checks.
+# training windows) and Lingua 1.2.2 on the full corpus's test split, on all of UDHR and on all of
+# the sample's Wesnoth set (a third genre), per language; then issue 16's acceptance checks, which
+# name the test split and UDHR, and the same comparisons on the Wesnoth set.
 #
 #   bench/release-eval.sh MODEL PREPARED [WORK]
 #     MODEL     a registry (its current version) or an artefact directory
@@ -23,6 +24,9 @@ langid() { "$home/langid" "$@"; }
 udhr="$work/udhr"
 [ -f "$udhr/summary.json" ] || langid prepare -i "$home/data/sample/udhr" -o "$udhr" > "$work/udhr-prepare.log" 2>&1
 
+wesnoth="$work/wesnoth"
+[ -f "$wesnoth/summary.json" ] || langid prepare -i "$home/data/sample/wesnoth" -o "$wesnoth" > "$work/wesnoth-prepare.log" 2>&1
+
 evaluate() {   # NAME OPTIONS...
   local name="$1"; shift
   if [ ! -f "$work/$name/report.json" ]; then
@@ -34,14 +38,15 @@ evaluate() {   # NAME OPTIONS...
 }
 evaluate test -i "$prepared" --peer lingua,fasttext
 evaluate udhr --windows "$udhr/windows" --sentences "$udhr/sentences" --peer lingua,fasttext --peer-training "$prepared"
+evaluate wesnoth --windows "$wesnoth/windows" --sentences "$wesnoth/sentences" --peer lingua,fasttext --peer-training "$prepared"
 
 PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
 import report_tables as rt
 work = sys.argv[1]
-reports = {data: rt.load(f"{work}/{data}/report.json") for data in ("test", "udhr")}
+reports = {data: rt.load(f"{work}/{data}/report.json") for data in ("test", "udhr", "wesnoth")}
 accuracy = {}
-for data, title in (("test", "full corpus test split"), ("udhr", "UDHR (second genre)")):
+for data, title in (("test", "full corpus test split"), ("udhr", "UDHR (second genre)"), ("wesnoth", "Wesnoth (third genre)")):
     detectors = rt.by_name(reports[data])
     columns = [("model", detectors, "langid"), ("fastText tuned", detectors, "fasttext"), ("Lingua", detectors, "lingua-1.2.2")]
     for level in ("windows", "sentences"):
@@ -72,4 +77,8 @@ checks.append(("no language more than 1 point behind fastText on UDHR windows"
 print("\nacceptance (issue 16, released model):")
 for text, passed in checks:
     print(f"- [{'x' if passed else ' '}] {text}")
+print("\nthe same on the third genre (not in issue 16's list; the held-out text it names is of other genres):")
+for level in ("windows", "sentences"):
+    lead = 100 * (a("wesnoth", level, "langid") - a("wesnoth", level, "fasttext"))
+    print(f"- Wesnoth {level}: model - fastText {lead:+.2f} points")
 EOF
