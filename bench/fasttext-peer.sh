@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The released model (models/) and the default pipeline's model against fastText (trained on the
 # same prepared training windows of the committed sample: the tuned settings and the baseline a
-# new user would try) and Lingua, on the sample's test split and on UDHR (the second genre, never
-# trained on): window and sentence accuracy per language. Results in bench/FASTTEXT.md.
+# new user would try) and Lingua, on the sample's test split, on UDHR and on the sample's Wesnoth set
+# (the second and third genres, never trained on): window and sentence accuracy per language.
+# Results in bench/FASTTEXT.md.
 #   bench/fasttext-peer.sh [WORK_DIR]        default work/fasttext-peer; tables in WORK_DIR/tables.md
 # Environment: PIPELINE=DIR reuses the work directory of an earlier `./langid pipeline -w DIR`
 # instead of running the pipeline (about 10 minutes on 2 cores).
@@ -25,6 +26,8 @@ fi
 prepared="$pipeline/prepared"      # the sample, prepared with conf/local.yaml: fastText's training windows too
 udhr="$work/udhr"
 [ -f "$udhr/summary.json" ] || langid prepare -i "$home/data/sample/udhr" -o "$udhr" > "$work/udhr-prepare.log" 2>&1
+wesnoth="$work/wesnoth"
+[ -f "$wesnoth/summary.json" ] || langid prepare -i "$home/data/sample/wesnoth" -o "$wesnoth" > "$work/wesnoth-prepare.log" 2>&1
 
 evaluate() {   # NAME MODEL DATA-OPTIONS... [-- PEER-OPTIONS...]
   local name="$1" model="$2"; shift 2
@@ -40,6 +43,9 @@ evaluate release-udhr "$home/models" --windows "$udhr/windows" --sentences "$udh
   --peer-training "$prepared" "${peers[@]}"
 evaluate pipeline-test "$pipeline/registry" -i "$prepared"
 evaluate pipeline-udhr "$pipeline/registry" --windows "$udhr/windows" --sentences "$udhr/sentences"
+evaluate release-wesnoth "$home/models" --windows "$wesnoth/windows" --sentences "$wesnoth/sentences" \
+  --peer-training "$prepared" "${peers[@]}"
+evaluate pipeline-wesnoth "$pipeline/registry" --windows "$wesnoth/windows" --sentences "$wesnoth/sentences"
 
 PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
@@ -47,7 +53,7 @@ import report_tables as rt
 work = sys.argv[1]
 def load(name):
     return rt.load(f"{work}/{name}/report.json")
-for data, title in (("test", "sample test split"), ("udhr", "UDHR (second genre)")):
+for data, title in (("test", "sample test split"), ("udhr", "UDHR (second genre)"), ("wesnoth", "Wesnoth (third genre)")):
     release, pipeline = rt.by_name(load(f"release-{data}")), rt.by_name(load(f"pipeline-{data}"))
     columns = [("released", release, "langid"), ("pipeline", pipeline, "langid"), ("fastText tuned", release, "fasttext"),
                ("fastText baseline", release, "fasttext-baseline"), ("Lingua", release, "lingua-1.2.2")]
