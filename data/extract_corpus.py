@@ -657,7 +657,6 @@ def cmd_extract(args):
     report = {}
     for source, src_info, sents in (("libreoffice", lo_src, lo_sents), ("udhr", udhr_src, udhr_sents),
                                     ("wesnoth", wesnoth_src, wesnoth_sents)):
-        os.makedirs(os.path.join(out, source), exist_ok=True)
         english = set(sents.get(ENGLISH, ()))
         wanted = set()
         for lang in langs:
@@ -670,6 +669,7 @@ def cmd_extract(args):
                 removed = len(lines) - len(kept)
                 lines = kept
             rel = f"{source}/{lang}.txt.gz"
+            os.makedirs(os.path.join(out, source), exist_ok=True)
             nbytes = write_gz(os.path.join(out, rel), lines)
             wanted.add(f"{lang}.txt.gz")
             info = {k: v for k, v in src_info[lang].items() if not k.startswith("_")}
