@@ -91,22 +91,15 @@ def main(argv=None):
     for lang in langs:
         info = sources["languages"][lang]
         row = {"lang": lang}
-        if "libreoffice" in info:
-            sents = read_corpus(os.path.join(args.corpus, info["libreoffice"]["file"]))
-            chosen = pick(lang, sents, args.per_language)
-            nbytes = write_text(os.path.join(args.out, "libreoffice", f"{lang}.txt"), chosen)
-            row["lo"] = (len(chosen), nbytes, info["libreoffice"])
-            total += nbytes
-        if "udhr" in info:
-            sents = read_corpus(os.path.join(args.corpus, info["udhr"]["file"]))
-            nbytes = write_text(os.path.join(args.out, "udhr", f"{lang}.txt"), sents)
-            row["udhr"] = (len(sents), nbytes, info["udhr"])
-            total += nbytes
-        if "wesnoth" in info:
-            sents = read_corpus(os.path.join(args.corpus, info["wesnoth"]["file"]))
-            chosen = pick(lang, sents, args.wesnoth_per_language)
-            nbytes = write_text(os.path.join(args.out, "wesnoth", f"{lang}.txt"), chosen)
-            row["wesnoth"] = (len(chosen), nbytes, info["wesnoth"])
+        # source, its row key, how many sentences to keep (None: all of them)
+        for source, key, limit in (("libreoffice", "lo", args.per_language), ("udhr", "udhr", None),
+                                   ("wesnoth", "wesnoth", args.wesnoth_per_language)):
+            if source not in info:
+                continue
+            sents = read_corpus(os.path.join(args.corpus, info[source]["file"]))
+            chosen = sents if limit is None else pick(lang, sents, limit)
+            nbytes = write_text(os.path.join(args.out, source, f"{lang}.txt"), chosen)
+            row[key] = (len(chosen), nbytes, info[source])
             total += nbytes
         rows.append(row)
 
