@@ -496,7 +496,7 @@ def wesnoth_locale(lang):
 
 
 def read_mo(path):
-    """msgid -> msgstr of one compiled catalogue; plural entries and the header are left out."""
+    """(msgid, msgstr) pairs of one compiled catalogue; plural entries and the header are left out."""
     with open(path, "rb") as f:
         catalog = gettext.GNUTranslations(f)._catalog
     entries = []
