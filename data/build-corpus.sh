@@ -62,7 +62,7 @@ for tool in python3 apt-get dpkg-deb npm tar; do
 done
 
 EXTRACT="$SCRIPT_DIR/extract_corpus.py"
-mkdir -p "$WORK/debs" "$WORK/lo" "$WORK/udhr" "$WORK/wesnoth" "$OUT"
+mkdir -p "$WORK/debs" "$WORK/lo" "$WORK/udhr" "$OUT"
 WORK="$(cd "$WORK" && pwd)"
 OUT="$(cd "$OUT" && pwd)"
 
