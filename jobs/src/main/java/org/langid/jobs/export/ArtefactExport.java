@@ -10,11 +10,13 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.langid.jobs.train.NgramFilters;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.artefact.ArtefactException;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.train.TrainingState;
 
@@ -67,6 +69,15 @@ public final class ArtefactExport {
         training.put("steps", state.step);
         training.put("epochs", state.epoch);
         training.put("training_windows", summary.path("training_windows").asLong());
+        NgramFilter filter = null;
+        if (config.ngramFiltered()) {
+            try {
+                filter = NgramFilters.read(trained, config.ngramFilterBits, conf);
+            } catch (IllegalArgumentException e) {
+                throw new ArtefactException(e.getMessage());
+            }
+            training.set("ngram_filter", summary.path("ngram_filter"));
+        }
         training.set("train", summary.path("train"));
         training.setAll(provenance);
 
@@ -80,6 +91,6 @@ public final class ArtefactExport {
         String metricsFile = trained + "/" + TrainJob.METRICS_FILE;
         byte[] metricsLog = HadoopFiles.exists(metricsFile, conf)
                 ? HadoopFiles.readString(metricsFile, conf).getBytes(StandardCharsets.UTF_8) : null;
-        return ModelArtefact.create(config, state.parameters, training, metrics, metricsLog, created);
+        return ModelArtefact.create(config, state.parameters, filter, training, metrics, metricsLog, created);
     }
 }

@@ -16,6 +16,7 @@ import org.apache.spark.sql.SparkSession;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
@@ -165,6 +166,16 @@ public final class TrainJob {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the training state to " + output + ": " + e.getMessage(), e);
         }
+        ObjectNode filterSummary = null;
+        if (model.ngramFiltered()) {
+            long started = System.nanoTime();
+            NgramFilter filter = NgramFilters.build(spark, prepared, model);
+            NgramFilters.write(filter, output, hadoop);
+            filterSummary = NgramFilters.describe(filter);
+            LOG.info("n-gram filter of the training windows: {} of {} bits set (~{} distinct n-grams; an unseen n-gram passes with {}), {} s",
+                    filter.bitsSet(), filter.size(), filter.estimatedNgrams(), String.format("%.1f%%", 100 * filter.falsePositiveRate()),
+                    String.format("%.1f", (System.nanoTime() - started) / 1e9));
+        }
         ObjectNode summary = JSON.createObjectNode();
         summary.put("trainer", trainer);
         summary.put("workers", workers);
@@ -175,6 +186,9 @@ public final class TrainJob {
         summary.put("parameters", ParameterLayout.of(model).size());
         summary.put("training_windows", trainingWindows);
         summary.put("steps", result.state().step);
+        if (filterSummary != null) {
+            summary.set("ngram_filter", filterSummary);
+        }
         ArrayNode history = summary.putArray("epochs");
         for (LocalTrainer.EpochResult epoch : result.history()) {
             ObjectNode e = history.addObject();

@@ -1,6 +1,7 @@
 package org.langid.jobs.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,7 +129,12 @@ class LangidCommandTest {
 
     /** {@code sentences} English and as many Swedish sentences, prepared into temp/prepared. */
     private Path preparedEnglishAndSwedish(int sentences) throws IOException {
-        Path corpus = temp.resolve("corpus");
+        return preparedEnglishAndSwedish(sentences, "");
+    }
+
+    /** As {@link #preparedEnglishAndSwedish(int)}, in directories whose names end in {@code suffix}. */
+    private Path preparedEnglishAndSwedish(int sentences, String suffix) throws IOException {
+        Path corpus = temp.resolve("corpus" + suffix);
         Files.createDirectories(corpus);
         List<String> english = new java.util.ArrayList<>();
         List<String> swedish = new java.util.ArrayList<>();
@@ -138,7 +144,7 @@ class LangidCommandTest {
         }
         Files.write(corpus.resolve("en.txt"), english);
         Files.write(corpus.resolve("sv.txt"), swedish);
-        Path prepared = temp.resolve("prepared");
+        Path prepared = temp.resolve("prepared" + suffix);
         assertEquals(0, run("prepare", "--master", "local[2]", "-i", corpus.toString(), "-o", prepared.toString()).exitCode());
         return prepared;
     }
@@ -184,16 +190,21 @@ class LangidCommandTest {
         double accuracy = summary.path("epochs").get(0).path("validation_accuracy").asDouble();
         // Two languages after 40 small steps: measured 0.89 (deterministic); chance is 0.5.
         assertTrue(accuracy > 0.75, "validation accuracy " + accuracy);
+        assertFalse(Files.exists(model.resolve("ngram-filter.bin")), "no n-grams (the default without a profile): no filter");
 
         Path averaged = temp.resolve("model-spark");
         Result spark = run("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
                 "-o", averaged.toString(), "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
                 "--set", "model.layers=1", "--set", "model.ffn=32", "--set", "train.batch_size=16", "--set", "train.max_steps=40",
-                "--set", "train.averaging_frequency=5");
+                "--set", "train.averaging_frequency=5", "--set", "model.ngram_buckets=1024", "--set", "model.ngram_filter_bits=65536");
         assertEquals(0, spark.exitCode(), spark.err());
         var sparkSummary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(averaged.resolve("train-summary.json").toFile());
         assertEquals("spark", sparkSummary.path("trainer").asText());
         assertEquals(2, sparkSummary.path("workers").asInt());
+        // The n-gram filter: the training windows' n-grams, written beside the state.
+        assertEquals(filterOf(prepared, 65536, sparkSummary.path("model").path("ngram_max_order").asInt()),
+                org.langid.model.graph.NgramFilter.of(Files.readAllBytes(averaged.resolve("ngram-filter.bin"))));
+        assertTrue(sparkSummary.path("ngram_filter").path("estimated_ngrams").asLong() > 100, sparkSummary.path("ngram_filter").toString());
         // Same samples as the local run (2 workers x 40 steps x 16 = 40 x 32); measured 0.945 (deterministic).
         assertTrue(sparkSummary.path("epochs").get(0).path("validation_accuracy").asDouble() > 0.75, sparkSummary.toString());
         List<String> metrics = Files.readAllLines(averaged.resolve("metrics.jsonl"));
@@ -220,6 +231,48 @@ class LangidCommandTest {
                 "-i", prepared.toString(), "--batch", "8192", "--seconds", "0.5"}, small)), "train", "needs 8192 for one batch");
 
         exportsEvaluatesAndPredicts(prepared, model, accuracy);
+        addsAnNgramFilterToAnExportedModel(prepared, averaged);
+    }
+
+    /**
+     * export puts the trainer's filter into the artefact; --add-ngram-filter publishes the same
+     * parameters again with the filter of their own training windows (here a larger one), and
+     * only of those.
+     */
+    private void addsAnNgramFilterToAnExportedModel(Path prepared, Path trained) throws IOException {
+        Path exported = temp.resolve("exported-with-filter");
+        runForOutput("export", "-i", trained.toString(), "--to", exported.toString());
+        var conf = new org.apache.hadoop.conf.Configuration();
+        var before = org.langid.model.artefact.ModelArtefact.load(exported.toString(), conf);
+        assertEquals(org.langid.model.graph.NgramFilter.of(Files.readAllBytes(trained.resolve("ngram-filter.bin"))), before.ngramFilter());
+        assertTrue(before.manifest().training().path("ngram_filter").path("bits_set").asLong() > 0, before.manifest().training().toString());
+        Path other = preparedEnglishAndSwedish(30, "-other");
+        assertOneLineError(run("export", "--add-ngram-filter", exported.toString(), "--training-data", other.toString(),
+                "--to", temp.resolve("wrong").toString()), "export", "the filter must be made of the model's own training windows");
+
+        Path registry = temp.resolve("filtered-registry");
+        String out = runForOutput("export", "--add-ngram-filter", exported.toString(), "--training-data", prepared.toString(),
+                "--ngram-filter-bits", "1048576", "--registry", registry.toString(), "--master", "local[2]");
+        assertTrue(out.contains("an unseen n-gram passes with"), out);
+        var after = org.langid.model.artefact.ModelArtefact.load(org.langid.model.artefact.ModelRegistry.resolve(registry.toString(), conf), conf);
+        assertNotEquals(before.manifest().modelVersion(), after.manifest().modelVersion(), "other predictions, another version");
+        assertEquals(1048576, after.manifest().modelConfig().ngramFilterBits);
+        assertEquals(before.manifest().modelVersion(), after.manifest().training().path("ngram_filter_added_to").asText());
+        assertEquals(before.manifest().dataFingerprint(), after.manifest().dataFingerprint());
+        assertEquals(filterOf(prepared, 1048576, after.manifest().modelConfig().ngramMaxOrder), after.ngramFilter());
+    }
+
+    /** The filter of {@code prepared}'s training windows, built here window by window: every n-gram they hold, nothing else. */
+    private static org.langid.model.graph.NgramFilter filterOf(Path prepared, int bits, int maxOrder) {
+        var training = org.langid.jobs.train.WindowsReader.read(org.langid.jobs.SparkTestSession.get(), prepared.toString(), "train",
+                List.of("en", "sv"), 16);
+        int[] symbols = new int[training.symbols().length];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = training.symbols()[i];
+        }
+        var filter = org.langid.model.graph.NgramFilter.empty(bits);
+        filter.addAll(symbols, training.size(), 16, maxOrder);
+        return filter;
     }
 
     private void exportsEvaluatesAndPredicts(Path prepared, Path trained, double validationAccuracy) throws IOException {

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.Path;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.onnx.OnnxGraphWriter;
@@ -70,7 +71,17 @@ public final class ModelArtefact {
      */
     public static ModelArtefact create(ModelConfig config, INDArray parameters, ObjectNode training,
                                        Map<String, Double> metrics, byte[] metricsLog, Instant created) {
-        SameDiff graph = LanguageIdGraph.build(config.validated(), parameters.dup(), false).sameDiff();
+        return create(config, parameters, null, training, metrics, metricsLog, created);
+    }
+
+    /**
+     * As {@link #create(ModelConfig, INDArray, ObjectNode, Map, byte[], Instant)}, with the n-gram
+     * filter of the training windows (required when the model has {@code ngram_filter_bits}, null
+     * otherwise), which the graph and both ONNX flavours carry.
+     */
+    public static ModelArtefact create(ModelConfig config, INDArray parameters, NgramFilter filter, ObjectNode training,
+                                       Map<String, Double> metrics, byte[] metricsLog, Instant created) {
+        SameDiff graph = LanguageIdGraph.build(config.validated(), parameters.dup(), filter, false).sameDiff();
         ByteBuffer buffer = graph.asFlatBuffers(false);
         byte[] graphBytes = new byte[buffer.remaining()];
         buffer.get(graphBytes);
@@ -79,7 +90,7 @@ public final class ModelArtefact {
         String modelVersion = VERSION_TIME.format(time) + "-" + sha256(graphBytes).substring(0, 8);
         Map<String, byte[]> files = new LinkedHashMap<>();
         files.put(GRAPH, graphBytes);
-        putOnnxFlavours(files, config, parameters, modelVersion);
+        putOnnxFlavours(files, config, parameters, filter, modelVersion);
         if (metricsLog != null) {
             files.put(METRICS, metricsLog);
         }
@@ -102,9 +113,10 @@ public final class ModelArtefact {
     }
 
     /** model.onnx and model.int8.onnx of {@code parameters}, into {@code files}. */
-    private static void putOnnxFlavours(Map<String, byte[]> files, ModelConfig config, INDArray parameters, String modelVersion) {
-        files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion));
-        files.put(ONNX_INT8, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.INT8));
+    private static void putOnnxFlavours(Map<String, byte[]> files, ModelConfig config, INDArray parameters, NgramFilter filter,
+                                        String modelVersion) {
+        files.put(ONNX, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.FLOAT, filter));
+        files.put(ONNX_INT8, OnnxGraphWriter.write(config, parameters, modelVersion, OnnxGraphWriter.Precision.INT8, filter));
     }
 
     private static void listFiles(ObjectNode document, Map<String, byte[]> files) {
@@ -122,7 +134,7 @@ public final class ModelArtefact {
      */
     public ModelArtefact withOnnxFlavour() {
         Map<String, byte[]> withOnnx = new LinkedHashMap<>(files);
-        putOnnxFlavours(withOnnx, manifest.modelConfig(), parameters(), manifest.modelVersion());
+        putOnnxFlavours(withOnnx, manifest.modelConfig(), parameters(), ngramFilter(), manifest.modelVersion());
         ObjectNode document = manifest.toJson();
         listFiles(document, withOnnx);
         JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
@@ -287,6 +299,30 @@ public final class ModelArtefact {
             view.assign(value);
         });
         return flat;
+    }
+
+    /** The n-gram filter of the model's training windows, or null if the model has none ({@code ngram_filter_bits} 0). */
+    public NgramFilter ngramFilter() {
+        return LanguageIdGraph.filter(manifest.modelConfig(), newGraph());
+    }
+
+    /**
+     * A new model: this one's parameters reading its n-grams through {@code filter}, made from this
+     * model's own training windows (the caller checks that), with {@code ngram_filter_bits} set to
+     * its size and {@code provenance} (how the filter was made) added to the training section. Its
+     * predictions differ, so it gets a version of its own; the manifest keeps this one's metrics.
+     */
+    public ModelArtefact withNgramFilter(NgramFilter filter, ObjectNode provenance, Instant created) {
+        ModelConfig config = manifest.modelConfig();
+        if (!config.ngrams()) {
+            throw new ArtefactException("model " + manifest.modelVersion() + " has no n-grams to filter");
+        }
+        config.ngramFilterBits = (int) filter.size();
+        ObjectNode training = ((ObjectNode) manifest.training()).deepCopy();
+        training.put("ngram_filter_added_to", manifest.modelVersion());
+        training.setAll(provenance);
+        byte[] metricsLog = files.get(METRICS);
+        return create(config, parameters(), filter, training, manifest.metrics(), metricsLog, created);
     }
 
     /** The training metrics log stored with the artefact, if any. */

@@ -46,11 +46,29 @@ public final class CharacterNgrams {
      * or {@link #NONE}.
      *
      * @param symbols (rows, T) symbol indices, row-major; {@link ParameterLayout#PAD} pads
+     * @param filter  the n-grams training saw; any other selects nothing (null: every n-gram selects its bucket)
      * @return (rows · T · (maxOrder − 1)) bucket indices
      */
-    public static int[] buckets(int[] symbols, int rows, int t, int maxOrder, int buckets) {
+    public static int[] buckets(int[] symbols, int rows, int t, int maxOrder, int buckets, NgramFilter filter) {
+        int[] out = new int[rows * t * (maxOrder - 1)];
+        forEachCode(symbols, rows, t, maxOrder, (index, code) ->
+                out[index] = code < 0 || filter != null && !filter.mayContain(code) ? NONE : bucket(code, buckets));
+        return out;
+    }
+
+    /** Receives each (window, position, order)'s index in {@link #buckets}' output and its n-gram's code, or −1. */
+    @FunctionalInterface
+    public interface CodeConsumer {
+        void accept(int index, long code);
+    }
+
+    /**
+     * The code (order included, see the class comment) of every n-gram of orders 2 … {@code maxOrder}
+     * ending at each position of (rows, T) {@code symbols}, or −1 where it starts before the
+     * window or holds {@link ParameterLayout#PAD}.
+     */
+    public static void forEachCode(int[] symbols, int rows, int t, int maxOrder, CodeConsumer consumer) {
         int orders = maxOrder - 1;
-        int[] out = new int[rows * t * orders];
         for (int row = 0; row < rows; row++) {
             int base = row * t;
             for (int i = 0; i < t; i++) {
@@ -66,12 +84,11 @@ public final class CharacterNgrams {
                     power *= BASE;
                     int n = k + 1;
                     if (n >= 2) {
-                        out[(base + i) * orders + n - 2] = valid ? bucket(n * ORDER_OFFSET + code, buckets) : NONE;
+                        consumer.accept((base + i) * orders + n - 2, valid ? n * ORDER_OFFSET + code : -1);
                     }
                 }
             }
         }
-        return out;
     }
 
     /**
@@ -107,12 +124,12 @@ public final class CharacterNgrams {
 
     /**
      * Looks up the n-grams of (windows, T) symbols in {@code table} (buckets, d), reading only the
-     * rows they select.
+     * rows they select; with a {@code filter}, n-grams it does not hold select nothing.
      */
-    public static Lookup lookup(int[] symbols, int windows, int t, int maxOrder, INDArray table) {
+    public static Lookup lookup(int[] symbols, int windows, int t, int maxOrder, INDArray table, NgramFilter filter) {
         int buckets = (int) table.size(0);
         int d = (int) table.size(1);
-        int[] ids = buckets(symbols, windows, t, maxOrder, buckets);
+        int[] ids = buckets(symbols, windows, t, maxOrder, buckets, filter);
         int[] tableRows = localise(ids, buckets);
         return new Lookup(ids, tableRows, embed(ids, windows * t, maxOrder - 1, TableRows.gather(table, tableRows), d));   // rows (u, d)
     }

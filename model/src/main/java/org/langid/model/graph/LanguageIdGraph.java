@@ -46,6 +46,8 @@ public final class LanguageIdGraph {
     public static final String NGRAMS = "ngrams";
     /** The n-gram table (buckets, e): a parameter, but not a variable of the training graph. */
     public static final String NGRAM_TABLE = "ngram_embedding";
+    /** With {@code ngram_filter_bits}: the {@link NgramFilter}'s bitmap, an INT8 constant of inference graphs. */
+    public static final String NGRAM_FILTER = "ngram_filter";
     /** With {@code ngram_dim}: the (e, d) projection of the summed n-gram rows. */
     public static final String NGRAM_PROJECTION = "ngram_projection";
     public static final double LAYER_NORM_EPSILON = 1e-5;
@@ -66,10 +68,38 @@ public final class LanguageIdGraph {
      * as its variables. {@code training} adds dropout (when configured) and the loss.
      */
     public static LanguageIdGraph build(ModelConfig config, INDArray parameters, boolean training) {
+        return build(config, parameters, null, training);
+    }
+
+    /**
+     * As {@link #build(ModelConfig, INDArray, boolean)}; an inference graph of a model with
+     * {@code ngram_filter_bits} carries {@code filter} (of that size) as a constant.
+     */
+    public static LanguageIdGraph build(ModelConfig config, INDArray parameters, NgramFilter filter, boolean training) {
         config.validated();
+        if (!training && config.ngramFiltered() != (filter != null)
+                || filter != null && filter.size() != config.ngramFilterBits) {
+            throw new IllegalArgumentException("the model has ngram_filter_bits " + config.ngramFilterBits + " but "
+                    + (filter == null ? "no n-gram filter was given" : "an n-gram filter of " + filter.size() + " bits"));
+        }
         LanguageIdGraph graph = new LanguageIdGraph(config, SameDiff.create());
         graph.define(parameters, training);
+        if (!training && filter != null) {
+            graph.sd.constant(NGRAM_FILTER, Nd4j.createFromArray(filter.bytes()));   // (bits / 8) INT8
+        }
         return graph;
+    }
+
+    /** The n-gram filter an inference graph carries (see {@link #build}), or null if its model has none. */
+    public static NgramFilter filter(ModelConfig config, SameDiff sd) {
+        if (!config.ngramFiltered()) {
+            return null;
+        }
+        INDArray bits = sd.getArrForVarName(NGRAM_FILTER);
+        if (bits == null) {
+            throw new IllegalStateException("the model has ngram_filter_bits " + config.ngramFilterBits + " but its graph has no " + NGRAM_FILTER);
+        }
+        return NgramFilter.of(bits.data().asBytes());
     }
 
     public SameDiff sameDiff() {
@@ -111,6 +141,11 @@ public final class LanguageIdGraph {
      * @param symbols (rows, T) symbol indices, row-major
      */
     public static Map<String, INDArray> inputs(ModelConfig config, SameDiff sd, int[] symbols, int rows) {
+        return inputs(config, sd, filter(config, sd), symbols, rows);
+    }
+
+    /** As {@link #inputs(ModelConfig, SameDiff, int[], int)} with the graph's {@link #filter} read once by the caller. */
+    public static Map<String, INDArray> inputs(ModelConfig config, SameDiff sd, NgramFilter filter, int[] symbols, int rows) {
         Map<String, INDArray> feed = new java.util.HashMap<>();
         feed.put(WINDOWS, Nd4j.createFromArray(symbols).reshape(rows, config.window));                    // (B, T) INT32
         if (config.ngrams()) {
@@ -118,7 +153,7 @@ public final class LanguageIdGraph {
             if (table == null) {
                 throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
             }
-            double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table).summed();
+            double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table, filter).summed();
             feed.put(NGRAMS, BulkArrays.of(summed, table.dataType()).reshape((long) rows * config.window, config.ngramWidth()));   // (B·T, e)
         }
         return feed;

@@ -83,6 +83,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * text lands on it, instead of noise.
      */
     public String ngramInit = NGRAM_INIT_NORMAL;
+    /**
+     * Size in bits of the {@link NgramFilter} that training writes beside the model: the n-grams of
+     * its training windows, so that an n-gram of new text that training never saw selects nothing
+     * instead of the rows other n-grams trained. A multiple of 8; 0: no filter (every n-gram
+     * selects its bucket, as before the filter existed).
+     */
+    public int ngramFilterBits = 0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -190,6 +197,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         return ngramBuckets > 0;
     }
 
+    /** Whether the model reads its n-grams through an {@link NgramFilter} ({@code ngram_filter_bits} > 0). */
+    public boolean ngramFiltered() {
+        return ngrams() && ngramFilterBits > 0;
+    }
+
     /** Width of the n-gram table's rows: {@code ngram_dim}, or d_model when that is 0. */
     public int ngramWidth() {
         return ngramDim > 0 ? ngramDim : dModel;
@@ -261,6 +273,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             problems.add("ngram_buckets must be 0 (none) or more, got " + ngramBuckets);
         } else if (ngramBuckets > 0 && (ngramMaxOrder < 2 || ngramMaxOrder > CharacterNgrams.MAX_ORDER)) {
             problems.add("ngram_max_order must be 2 to " + CharacterNgrams.MAX_ORDER + ", got " + ngramMaxOrder);
+        }
+        if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
+            problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);
+        } else if (ngramFilterBits > 0 && ngramBuckets == 0) {
+            problems.add("ngram_filter_bits needs n-grams (ngram_buckets > 0)");
         }
         if (dropout < 0 || dropout >= 1) {
             problems.add("dropout must be in [0, 1), got " + dropout);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import onnx.Onnx;
 import org.langid.model.graph.CharacterNgrams;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
@@ -51,13 +52,15 @@ public final class OnnxGraphWriter {
 
     private final ModelConfig config;
     private final Precision precision;
+    private final NgramFilter filter;
     private final Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder();
     private Map<String, INDArray> parameters;
     private int nodeCount;
 
-    private OnnxGraphWriter(ModelConfig config, Precision precision) {
+    private OnnxGraphWriter(ModelConfig config, Precision precision, NgramFilter filter) {
         this.config = config;
         this.precision = precision;
+        this.filter = filter;
     }
 
     /** The serialised ONNX model of {@code parameters} (a flat vector laid out by {@link ParameterLayout}). */
@@ -67,8 +70,20 @@ public final class OnnxGraphWriter {
 
     /** As {@link #write(ModelConfig, INDArray, String)}, its matrix products in {@code precision}. */
     public static byte[] write(ModelConfig config, INDArray parameters, String modelVersion, Precision precision) {
+        return write(config, parameters, modelVersion, precision, null);
+    }
+
+    /**
+     * As {@link #write(ModelConfig, INDArray, String, Precision)}; with a {@code filter} (required
+     * when the model has {@code ngram_filter_bits}, null otherwise: then the graph reads every
+     * n-gram, as the training-time validation does) n-grams it does not hold select nothing.
+     */
+    public static byte[] write(ModelConfig config, INDArray parameters, String modelVersion, Precision precision, NgramFilter filter) {
         config.validated();
-        OnnxGraphWriter writer = new OnnxGraphWriter(config, precision);
+        if (filter != null && (!config.ngramFiltered() || filter.size() != config.ngramFilterBits)) {
+            throw new IllegalArgumentException("an n-gram filter of " + filter.size() + " bits for a model with ngram_filter_bits " + config.ngramFilterBits);
+        }
+        OnnxGraphWriter writer = new OnnxGraphWriter(config, precision, filter);
         writer.define(ParameterLayout.of(config).views(parameters.castTo(DataType.FLOAT)));
         Onnx.ModelProto model = Onnx.ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
@@ -104,6 +119,10 @@ public final class OnnxGraphWriter {
                 graph.addInitializer(floatTensor(name, value));
             }
         });
+        if (filter != null) {
+            graph.addInitializer(Onnx.TensorProto.newBuilder().setName(NGRAM_FILTER).setDataType(Onnx.TensorProto.DataType.UINT8_VALUE)
+                    .addDims(filter.bytes().length).setRawData(ByteString.copyFrom(filter.bytes())));   // (bits / 8)
+        }
         graph.addInput(valueInfo(INPUT, Onnx.TensorProto.DataType.INT32, "batch", t));
         graph.addOutput(valueInfo(OUTPUT, Onnx.TensorProto.DataType.FLOAT, "batch", config.classes()));
 
@@ -205,6 +224,8 @@ public final class OnnxGraphWriter {
     static final String NGRAM_ROWS = "ngram_rows";
     static final String NGRAM_ROWS_INT8 = "ngram_rows_int8";
     static final String NGRAM_ROWS_SCALE = "ngram_rows_scale";
+    /** The {@link NgramFilter}'s bitmap, (bits / 8) uint8. */
+    static final String NGRAM_FILTER = "ngram_filter";
 
     /**
      * Per position, the sum of its n-grams' rows, with the buckets computed in the graph exactly
@@ -238,7 +259,8 @@ public final class OnnxGraphWriter {
                 String reduced = node("Mod", List.of(keyed, prime));
                 String mixed = node("Mod", List.of(node("Mul", List.of(reduced, longScalar("ngram_mix_" + order, CharacterNgrams.MIX))), prime));
                 String bucket = node("Mod", List.of(mixed, longScalar("ngram_buckets_" + order, config.ngramBuckets)));   // (B, T)
-                String row = node("Where", List.of(valid, bucket, "ngram_buckets_" + order));                   // (B, T): the zero row if invalid
+                String selects = filter == null ? valid : node("And", List.of(valid, inFilter(reduced, order)));   // (B, T)
+                String row = node("Where", List.of(selects, bucket, "ngram_buckets_" + order));                 // (B, T): the zero row if not
                 String rows = precision == Precision.INT8
                         ? node("Cast", List.of(node("Gather", List.of(NGRAM_ROWS_INT8, row))),
                                 a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.FLOAT_VALUE)))            // (B, T, e), whole numbers
@@ -248,6 +270,25 @@ public final class OnnxGraphWriter {
         }
         // int8: one scale per column, so the orders' rows are summed first and scaled once.
         return precision == Precision.INT8 ? node("Mul", List.of(sum, NGRAM_ROWS_SCALE)) : sum;
+    }
+
+    /**
+     * Whether the n-grams of {@code order} whose codes mod p are {@code reduced} (B, T) have their bit
+     * set in the {@link NgramFilter}, computed as {@link NgramFilter#mayContain} does.
+     *
+     * @return (B, T) bool
+     */
+    private String inFilter(String reduced, int order) {
+        String prime = "ngram_prime_" + order;
+        String bit = node("Mod", List.of(node("Mod", List.of(node("Mul", List.of(reduced, longScalar("ngram_filter_mix_" + order, NgramFilter.MIX))), prime)),
+                longScalar("ngram_filter_bits_" + order, filter.size())));                                  // (B, T) in [0, bits)
+        String eight = longScalar("ngram_filter_eight_" + order, 8);
+        String bytes = node("Cast", List.of(node("Gather", List.of(NGRAM_FILTER, node("Div", List.of(bit, eight))))),
+                a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.INT64_VALUE)));                   // (B, T) in [0, 255]
+        String shifted = node("Div", List.of(bytes, node("Gather", List.of(longs("ngram_filter_powers_" + order, 1, 2, 4, 8, 16, 32, 64, 128),
+                node("Mod", List.of(bit, eight))))));                                                       // (B, T): the bit is the lowest
+        return node("Equal", List.of(node("Mod", List.of(shifted, longScalar("ngram_filter_two_" + order, 2))),
+                longScalar("ngram_filter_one_" + order, 1)));
     }
 
     /**

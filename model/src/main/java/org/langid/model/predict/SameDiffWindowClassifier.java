@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.graph.LanguageIdGraph;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.train.StepArena;
 import org.langid.serving.WindowClassifier;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -31,7 +32,10 @@ final class SameDiffWindowClassifier implements WindowClassifier {
      * A graph copy and the arena its sessions allocate from: batches of one shape then reuse
      * the previous batch's arrays instead of fresh native memory (see {@link StepArena}).
      */
-    private record PooledGraph(SameDiff sd, StepArena arena) {
+    private record PooledGraph(SameDiff sd, StepArena arena, NgramFilter filter) {
+        PooledGraph(SameDiff sd, org.langid.model.graph.ModelConfig config) {
+            this(sd, new StepArena(), LanguageIdGraph.filter(config, sd));   // the filter read once, not per batch
+        }
     }
 
     SameDiffWindowClassifier(ModelArtefact artefact, int concurrency) {
@@ -40,7 +44,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
         this.config = artefact.manifest().modelConfig();
         this.concurrency = concurrency;
         this.idleGraphs = new ArrayBlockingQueue<>(concurrency);
-        idleGraphs.add(new PooledGraph(artefact.newGraph(), new StepArena()));   // fails here, at load, if the graph cannot be built
+        idleGraphs.add(new PooledGraph(artefact.newGraph(), config));   // fails here, at load, if the graph cannot be built
         graphsCreated.set(1);
     }
 
@@ -59,7 +63,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
     Map<String, INDArray> run(int[] symbols, int rows, List<String> outputs) {
         PooledGraph graph = borrow();
         try {
-            Map<String, INDArray> feed = LanguageIdGraph.inputs(config, graph.sd(), symbols, rows);   // windows (B, T) [, n-grams]
+            Map<String, INDArray> feed = LanguageIdGraph.inputs(config, graph.sd(), graph.filter(), symbols, rows);   // windows (B, T) [, n-grams]
             Map<String, INDArray> results = graph.sd().output(feed, outputs.toArray(String[]::new));
             Map<String, INDArray> copies = new HashMap<>();
             results.forEach((name, array) -> copies.put(name, array.dup('c')));   // copied out before the arena recycles them
@@ -77,7 +81,7 @@ final class SameDiffWindowClassifier implements WindowClassifier {
             return graph;
         }
         if (graphsCreated.incrementAndGet() <= concurrency) {
-            return new PooledGraph(artefact.newGraph(), new StepArena());
+            return new PooledGraph(artefact.newGraph(), config);
         }
         graphsCreated.decrementAndGet();
         try {

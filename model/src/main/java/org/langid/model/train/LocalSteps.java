@@ -297,9 +297,10 @@ public final class LocalSteps {
         double[] ngramMask = null;
         if (config.ngrams()) {
             // The rows this batch selects are gathered here and their gradient scattered back
-            // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too.
+            // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too. No
+            // n-gram filter: it is made of the training windows' n-grams, so it would pass them all.
             CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(symbols, rows, config.window,
-                    config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE));
+                    config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE), null);
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();
             lastNgramRows = ngramRows;

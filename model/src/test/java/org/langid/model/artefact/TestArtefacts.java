@@ -28,9 +28,14 @@ public final class TestArtefacts {
     }
 
     public static ModelArtefact create(ModelConfig config, INDArray parameters, Instant created) {
+        return create(config, parameters, null, created);
+    }
+
+    /** With the n-gram filter {@code filter} (for a config with ngram_filter_bits). */
+    public static ModelArtefact create(ModelConfig config, INDArray parameters, org.langid.model.graph.NgramFilter filter, Instant created) {
         ObjectNode training = Manifest.JSON.createObjectNode();
         training.put("data_fingerprint", "test-fingerprint");
         training.put("trainer", "local");
-        return ModelArtefact.create(config, parameters, training, Map.of("validation_accuracy", 0.5), "{}\n".getBytes(), created);
+        return ModelArtefact.create(config, parameters, filter, training, Map.of("validation_accuracy", 0.5), "{}\n".getBytes(), created);
     }
 }

@@ -15,6 +15,7 @@ import org.langid.model.artefact.TestArtefacts;
 import org.langid.model.data.Split;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.SampleCorpus;
@@ -166,6 +167,66 @@ class OnnxParityTest {
             }
             assertTrue(largest > 0.05, "the n-gram table changes the probabilities: " + largest);
         }
+    }
+
+    /**
+     * A model with an n-gram filter: the ONNX flavours test each n-gram's bit as the SameDiff path
+     * does, n-grams outside the filter select nothing there, and the windows the filter was made
+     * from come out as without it.
+     */
+    @Test
+    void theNgramFilterIsAppliedInTheOnnxGraphAsInTheSameDiffGraph() throws Exception {
+        ModelConfig config = filterTestConfig(1 << 16);
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).muli(50);
+        java.util.Map<Split, LabelledWindows> corpus = SampleCorpus.load(config.languages, config.window, 4);
+        int[] seen = withPaddedWindows(java.util.Arrays.copyOf(corpus.get(Split.TRAIN).symbols(), 300 * config.window), config.window);
+        int seenRows = seen.length / config.window;
+        NgramFilter filter = NgramFilter.empty(config.ngramFilterBits);
+        filter.addAll(seen, seenRows, config.window, config.ngramMaxOrder);
+        int[] symbols = withPaddedWindows(corpus.get(Split.TEST).symbols(), config.window);
+        int rows = symbols.length / config.window;
+        int[] ids = org.langid.model.graph.CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets, filter);
+        long dropped = java.util.Arrays.stream(ids).filter(id -> id == org.langid.model.graph.CharacterNgrams.NONE).count()
+                - java.util.Arrays.stream(org.langid.model.graph.CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder,
+                        config.ngramBuckets, null)).filter(id -> id == org.langid.model.graph.CharacterNgrams.NONE).count();
+        assertTrue(dropped > ids.length / 10, "the test windows hold n-grams the filter has not: " + dropped + " of " + ids.length);
+
+        ModelArtefact filtered = TestArtefacts.create(config, parameters, filter, java.time.Instant.parse("2026-11-23T00:00:00Z"));
+        assertEquals(filter, filtered.ngramFilter(), "the graph carries the filter bit for bit");
+        float[] expected = sameDiffProbabilities(filtered.newGraph(), config, symbols, rows);
+        String version = filtered.manifest().modelVersion();
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(filtered.onnxModel().orElseThrow(), version, config.window, config.classes(), 1);
+             OnnxWindowClassifier int8 = new OnnxWindowClassifier(filtered.onnxInt8Model().orElseThrow(), version, config.window, config.classes(), 1)) {
+            assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
+            float[] quantised = probabilitiesInBatches(int8, symbols, rows, config.window);
+            int same = 0;
+            for (int row = 0; row < rows; row++) {
+                same += argmax(expected, row * config.classes(), config.classes()) == argmax(quantised, row * config.classes(), config.classes()) ? 1 : 0;
+            }
+            assertTrue(same >= 0.98 * rows, "int8 with the filter: the same language on " + same + " of " + rows);
+        }
+
+        ModelConfig unfilteredConfig = filterTestConfig(0);
+        SameDiff unfiltered = TestArtefacts.create(unfilteredConfig, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z")).newGraph();
+        float[] without = sameDiffProbabilities(unfiltered, unfilteredConfig, symbols, rows);
+        double largest = 0;
+        for (int i = 0; i < without.length; i++) {
+            largest = Math.max(largest, Math.abs(without[i] - expected[i]));
+        }
+        assertTrue(largest > 0.05, "the filter changes the probabilities of unseen windows: " + largest);
+        assertClose(sameDiffProbabilities(unfiltered, unfilteredConfig, seen, seenRows),
+                sameDiffProbabilities(filtered.newGraph(), config, seen, seenRows), config.classes());
+    }
+
+    private static ModelConfig filterTestConfig(int filterBits) {
+        ModelConfig config = new ModelConfig();
+        config.languages = java.util.List.of("en", "de", "fr", "es");
+        config.ngramBuckets = 509;
+        config.ngramDim = 16;
+        config.ngramFilterBits = filterBits;
+        return config;
     }
 
     /** The windows, then one padded window of each real length 0 … T−1 (all padding included). */

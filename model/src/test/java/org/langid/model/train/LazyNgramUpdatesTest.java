@@ -254,7 +254,7 @@ class LazyNgramUpdatesTest {
     private static Set<Integer> rows(int[][] windows, ModelConfig config, TrainingState state) {
         int[] symbols = Arrays.stream(windows).flatMapToInt(Arrays::stream).toArray();
         INDArray table = ParameterLayout.of(config).views(state.parameters).get(LanguageIdGraph.NGRAM_TABLE);
-        return Arrays.stream(CharacterNgrams.lookup(symbols, windows.length, config.window, config.ngramMaxOrder, table).tableRows())
+        return Arrays.stream(CharacterNgrams.lookup(symbols, windows.length, config.window, config.ngramMaxOrder, table, null).tableRows())
                 .boxed().collect(Collectors.toSet());
     }
 }

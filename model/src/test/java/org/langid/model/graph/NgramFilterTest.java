@@ -1,0 +1,96 @@
+package org.langid.model.graph;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class NgramFilterTest {
+
+    private static final int T = 16;
+
+    @Test
+    void everyNgramOfTheWindowsItWasMadeFromPassesAndMostOthersDoNot() {
+        int[] seen = randomWindows(500, 1);
+        NgramFilter filter = NgramFilter.empty(1 << 20);
+        filter.addAll(seen, 500, T, 6);
+        int[] ids = CharacterNgrams.buckets(seen, 500, T, 6, 1000, filter);
+        int[] unfiltered = CharacterNgrams.buckets(seen, 500, T, 6, 1000, null);
+        assertArrayEqualsBy(unfiltered, ids);
+
+        int[] other = randomWindows(500, 2);
+        long passed = 0;
+        long real = 0;
+        int[] otherIds = CharacterNgrams.buckets(other, 500, T, 6, 1000, filter);
+        int[] otherUnfiltered = CharacterNgrams.buckets(other, 500, T, 6, 1000, null);
+        for (int i = 0; i < otherIds.length; i++) {
+            if (otherUnfiltered[i] != CharacterNgrams.NONE) {
+                real++;
+                passed += otherIds[i] != CharacterNgrams.NONE ? 1 : 0;
+                if (otherIds[i] != CharacterNgrams.NONE) {
+                    assertEquals(otherUnfiltered[i], otherIds[i], "a passing n-gram keeps its bucket");
+                }
+            }
+        }
+        // Random 2-grams repeat (69² of them), longer ones hardly: about the 2-grams and the false positives pass.
+        double share = (double) passed / real;
+        assertTrue(share > 0.15 && share < 0.3, "share of the other windows' n-grams passing: " + share);
+        assertEquals(filter.falsePositiveRate(), (double) filter.bitsSet() / filter.size());
+        java.util.Set<Long> codes = new java.util.HashSet<>();
+        CharacterNgrams.forEachCode(seen, 500, T, 6, (index, code) -> {
+            if (code >= 0) {
+                codes.add(code);
+            }
+        });
+        assertTrue(Math.abs(filter.estimatedNgrams() - codes.size()) < 0.03 * codes.size(),
+                "estimated " + filter.estimatedNgrams() + " distinct n-grams, counted " + codes.size());
+    }
+
+    @Test
+    void theBitIsTheDocumentedHash() {
+        long code = 3 * CharacterNgrams.ORDER_OFFSET + 5 + 7 * CharacterNgrams.BASE + 11 * CharacterNgrams.BASE * CharacterNgrams.BASE;
+        long expected = ((code % 2147483647L) * 1597334677L % 2147483647L) % 4096;
+        assertEquals(expected, NgramFilter.bit(code, 4096));
+        NgramFilter filter = NgramFilter.empty(4096);
+        assertFalse(filter.mayContain(code));
+        filter.add(code);
+        assertTrue(filter.mayContain(code));
+        assertEquals(1, filter.bitsSet());
+        assertEquals(1 << (expected % 8), filter.bytes()[(int) (expected / 8)] & 0xFF, "byte bit / 8, least significant bit first");
+    }
+
+    @Test
+    void itLivesInTheInferenceGraphAndOnlyWithItsSize() {
+        ModelConfig config = new ModelConfig();
+        config.languages = java.util.List.of("en", "de");
+        config.ngramBuckets = 97;
+        config.ngramFilterBits = 1 << 12;
+        NgramFilter filter = NgramFilter.empty(1 << 12);
+        filter.addAll(randomWindows(20, 3), 20, T, config.ngramMaxOrder);
+        org.nd4j.linalg.api.ndarray.INDArray parameters = ParameterLayout.of(config).initialise(1, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        assertEquals(filter, LanguageIdGraph.filter(config, LanguageIdGraph.build(config, parameters, filter, false).sameDiff()));
+        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, null, false));
+        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, NgramFilter.empty(1 << 13), false));
+        config.ngramFilterBits = 12;
+        assertTrue(config.problems().stream().anyMatch(p -> p.contains("ngram_filter_bits")), config.problems().toString());
+    }
+
+    private static int[] randomWindows(int rows, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        int[] symbols = new int[rows * T];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = random.nextInt(ParameterLayout.PAD);
+        }
+        return symbols;
+    }
+
+    private static void assertArrayEqualsBy(int[] expected, int[] actual) {
+        assertEquals(expected.length, actual.length);
+        for (int i = 0; i < expected.length; i++) {
+            assertEquals(expected[i], actual[i], "n-gram " + i + " of a window the filter was made from");
+        }
+    }
+}
