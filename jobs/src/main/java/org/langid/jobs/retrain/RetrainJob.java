@@ -237,6 +237,7 @@ public final class RetrainJob {
         json.remove("languages");
         json.remove("optimizer");
         json.remove("distillation");   // how it is trained, not its shape
+        json.remove("ngram_filter_bits");   // made from the training data, not a parameter
         return json;
     }
 

@@ -133,7 +133,10 @@ public final class TrainJob {
     }
 
     private static Checkpoints.Identity identity(String prepared, ModelConfig model, TrainConfig train, Configuration hadoop) {
-        return new Checkpoints.Identity(ConfigTree.toJson(model), ConfigTree.toJson(train), dataFingerprint(prepared, hadoop));
+        // The n-gram filter is made after training, from the data: a run resumes whatever its size.
+        ObjectNode trained = ((ObjectNode) ConfigTree.toJson(model)).deepCopy();
+        trained.remove("ngram_filter_bits");
+        return new Checkpoints.Identity(trained, ConfigTree.toJson(train), dataFingerprint(prepared, hadoop));
     }
 
     private static TrainingState initialState(ModelConfig model) {
