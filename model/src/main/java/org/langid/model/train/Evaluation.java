@@ -1,6 +1,7 @@
 package org.langid.model.train;
 
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import org.langid.model.onnx.OnnxGraphWriter;
 import org.langid.serving.OnnxWindowClassifier;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -33,6 +34,15 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
      *                machine's cores for a lone trainer
      */
     public static Evaluation of(ModelConfig config, INDArray parameters, LabelledWindows data, int batchSize, int threads) {
+        return of(config, parameters, null, data, batchSize, threads);
+    }
+
+    /**
+     * As {@link #of(ModelConfig, INDArray, LabelledWindows, int, int)}, the model reading its n-grams
+     * through {@code filter} (null: every n-gram, as validation during training does: the filter is
+     * made after training).
+     */
+    public static Evaluation of(ModelConfig config, INDArray parameters, NgramFilter filter, LabelledWindows data, int batchSize, int threads) {
         int n = data.size();
         if (n == 0) {
             return new Evaluation(0, 0, 0);
@@ -42,7 +52,7 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
         long correct = 0;
         double lossSum = 0;
         long started = System.nanoTime();
-        byte[] graph = OnnxGraphWriter.write(config, parameters, VERSION);
+        byte[] graph = OnnxGraphWriter.write(config, parameters, VERSION, OnnxGraphWriter.Precision.FLOAT, filter);
         long written = System.nanoTime();
         long loaded;
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(graph, VERSION, t, classes, threads)) {

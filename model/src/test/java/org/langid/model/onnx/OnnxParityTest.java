@@ -46,7 +46,8 @@ class OnnxParityTest {
         long started = System.nanoTime();
         float[] expected = sameDiffProbabilities(release.newGraph(), config, symbols, rows);
         long sameDiffDone = System.nanoTime();
-        byte[] onnx = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion());
+        byte[] onnx = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion(), OnnxGraphWriter.Precision.FLOAT,
+                release.ngramFilter());
         float[] actual;
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(onnx, release.manifest().modelVersion(), config.window, config.classes(), 2)) {
             actual = probabilitiesInBatches(classifier, symbols, rows, config.window);
@@ -57,7 +58,8 @@ class OnnxParityTest {
 
         // The int8 flavour (what detection runs by default) is not the same arithmetic, but it must
         // choose the same language almost everywhere and be as accurate.
-        byte[] int8 = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion(), OnnxGraphWriter.Precision.INT8);
+        byte[] int8 = OnnxGraphWriter.write(config, release.parameters(), release.manifest().modelVersion(), OnnxGraphWriter.Precision.INT8,
+                release.ngramFilter());
         float[] quantised;
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(int8, release.manifest().modelVersion(), config.window, config.classes(), 2)) {
             quantised = probabilitiesInBatches(classifier, symbols, rows, config.window);

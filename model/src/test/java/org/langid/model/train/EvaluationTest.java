@@ -38,7 +38,7 @@ class EvaluationTest {
         }
         LabelledWindows windows = test.select(order, 0, rows);
 
-        Evaluation evaluation = Evaluation.of(config, release.parameters(), windows, 1024, 1);
+        Evaluation evaluation = Evaluation.of(config, release.parameters(), release.ngramFilter(), windows, 1024, 1);
 
         SameDiff graph = release.newGraph();
         int t = config.window;
@@ -79,8 +79,8 @@ class EvaluationTest {
 
         // Parts cut at a batch boundary run the same batches, so they must add up exactly.
         int cut = 6 * 1024;
-        Evaluation first = Evaluation.of(config, release.parameters(), windows.select(order, 0, cut), 1024, 1);
-        Evaluation rest = Evaluation.of(config, release.parameters(), windows.select(order, cut, rows - cut), 1024, 1);
+        Evaluation first = Evaluation.of(config, release.parameters(), release.ngramFilter(), windows.select(order, 0, cut), 1024, 1);
+        Evaluation rest = Evaluation.of(config, release.parameters(), release.ngramFilter(), windows.select(order, cut, rows - cut), 1024, 1);
         Evaluation combined = Evaluation.combine(first, rest);
         assertEquals(evaluation.windows(), combined.windows());
         assertEquals(evaluation.correct(), combined.correct());
