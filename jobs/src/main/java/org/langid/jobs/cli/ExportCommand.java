@@ -1,17 +1,18 @@
 package org.langid.jobs.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.export.ArtefactExport;
 import org.langid.jobs.train.NgramFilters;
 import org.langid.jobs.train.TrainJob;
-import org.langid.model.graph.ModelConfig;
-import org.langid.model.graph.NgramFilter;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.artefact.ModelRegistry;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.graph.NgramFilter;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -113,7 +114,7 @@ public final class ExportCommand implements Callable<Integer> {
         } finally {
             SparkShutdown.stop(spark);
         }
-        ObjectNode provenance = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        ObjectNode provenance = JsonNodeFactory.instance.objectNode();
         provenance.set("ngram_filter", NgramFilters.describe(filter));
         provenance.put("ngram_filter_from", trainingData);
         System.out.printf("n-gram filter of %s: %d of %d bits set (~%d distinct n-grams; an unseen n-gram passes with %.1f%%)%n",

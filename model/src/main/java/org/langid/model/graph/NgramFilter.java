@@ -9,7 +9,8 @@ import java.util.Arrays;
  * <p>Why: the table has far fewer buckets than the corpus has n-grams (the release: 262,144 for
  * ~1.5 million), so every bucket was trained by several n-grams, and an n-gram training never saw
  * adds the rows of others: confident noise, most of it on unfamiliar words (bench/NGRAMS.md,
- * "N-grams training never saw"). Without it the window is read from the n-grams the model knows.
+ * "N-grams training never saw"). With the filter a window is read from the n-grams the model was
+ * trained on.
  *
  * <p>The bit of an n-gram, with {@code code} as in {@link CharacterNgrams} (order included):
  * <pre>
@@ -22,7 +23,7 @@ import java.util.Arrays;
  */
 public final class NgramFilter implements java.io.Serializable {
 
-    /** The second hash's multiplier: another of Knuth's, so the bit and the bucket do not collide together. */
+    /** The second hash's multiplier, not the bucket's: n-grams that share a bucket rarely share a bit. */
     public static final long MIX = 1597334677L;
 
     private final byte[] bits;

@@ -74,9 +74,9 @@ public final class OnnxGraphWriter {
     }
 
     /**
-     * As {@link #write(ModelConfig, INDArray, String, Precision)}; with a {@code filter} (required
-     * when the model has {@code ngram_filter_bits}, null otherwise: then the graph reads every
-     * n-gram, as the training-time validation does) n-grams it does not hold select nothing.
+     * As {@link #write(ModelConfig, INDArray, String, Precision)}; with a {@code filter} (of the
+     * model's {@code ngram_filter_bits}) n-grams it does not hold select nothing. Null reads every
+     * n-gram: what validation during training runs, since the filter is made after training.
      */
     public static byte[] write(ModelConfig config, INDArray parameters, String modelVersion, Precision precision, NgramFilter filter) {
         config.validated();
