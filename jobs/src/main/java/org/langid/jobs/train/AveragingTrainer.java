@@ -195,6 +195,11 @@ public final class AveragingTrainer {
             throw new IllegalArgumentException("a worker has no training windows (shard sizes " + sizes + ")");
         }
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
+        if (state.epoch >= train.epochs || state.step >= plannedSteps) {
+            // Only a resumed checkpoint can be here; going on would write an empty history over the finished run's summary.
+            throw new IllegalArgumentException("nothing to resume: the latest checkpoint (epoch " + state.epoch + ", step " + state.step
+                    + ") already ends this run's " + plannedSteps + " steps; its outputs stay as they are");
+        }
         int frequency = train.averagingFrequency;
         int roundsPerEpoch = (int) ((stepsPerEpoch + frequency - 1) / frequency);
         List<LocalTrainer.EpochResult> history = new ArrayList<>();

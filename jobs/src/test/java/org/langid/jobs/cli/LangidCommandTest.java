@@ -205,6 +205,14 @@ class LangidCommandTest {
         assertEquals(filterOf(prepared, 65536, sparkSummary.path("model").path("ngram_max_order").asInt()),
                 org.langid.model.graph.NgramFilter.of(Files.readAllBytes(averaged.resolve("ngram-filter.bin"))));
         assertTrue(sparkSummary.path("ngram_filter").path("estimated_ngrams").asLong() > 100, sparkSummary.path("ngram_filter").toString());
+        // Resuming a run that has finished trains nothing and leaves its outputs alone.
+        String summaryBefore = Files.readString(averaged.resolve("train-summary.json"));
+        assertOneLineError(run("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
+                "-o", averaged.toString(), "--resume", "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
+                "--set", "model.layers=1", "--set", "model.ffn=32", "--set", "train.batch_size=16", "--set", "train.max_steps=40",
+                "--set", "train.averaging_frequency=5", "--set", "model.ngram_buckets=1024", "--set", "model.ngram_filter_bits=131072"),
+                "train", "nothing to resume: the latest checkpoint (epoch 1, step 40) already ends this run's 40 steps");
+        assertEquals(summaryBefore, Files.readString(averaged.resolve("train-summary.json")));
         // Same samples as the local run (2 workers x 40 steps x 16 = 40 x 32); measured 0.945 (deterministic).
         assertTrue(sparkSummary.path("epochs").get(0).path("validation_accuracy").asDouble() > 0.75, sparkSummary.toString());
         List<String> metrics = Files.readAllLines(averaged.resolve("metrics.jsonl"));
