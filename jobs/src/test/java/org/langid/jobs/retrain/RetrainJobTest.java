@@ -59,6 +59,8 @@ class RetrainJobTest {
         assertEquals(v1, new ModelRegistry(registry, CONF).currentVersion().orElseThrow());
 
         writeSnapshot(corpus.resolve("2026-11-08"), 150, 2, false);
+        // The profile gains an n-gram filter: made from the data, not a parameter, so the warm start stays.
+        settings.model().ngramFilterBits = 1 << 16;
         RetrainJob.Outcome second = RetrainJob.run(SparkTestSession.get(), settings);
         assertEquals("promoted", second.decision().path("decision").asText(), second.decision().toString());
         assertEquals("warm start from " + v1, second.decision().path("candidate").path("start").asText());
@@ -66,8 +68,9 @@ class RetrainJobTest {
         String v2 = new ModelRegistry(registry, CONF).currentVersion().orElseThrow();
         assertEquals(second.decision().path("candidate").path("version").asText(), v2);
         assertEquals(List.of("2026-11-01", "2026-11-08"), snapshots(v2, registry));
-        assertEquals(v1, ModelArtefact.load(new ModelRegistry(registry, CONF).versionLocation(v2), CONF)
-                .manifest().training().path("warm_start_from").asText());
+        ModelArtefact secondModel = ModelArtefact.load(new ModelRegistry(registry, CONF).versionLocation(v2), CONF);
+        assertEquals(v1, secondModel.manifest().training().path("warm_start_from").asText());
+        assertEquals(1 << 16, secondModel.ngramFilter().size(), "the candidate carries the filter of its training windows");
 
         // A corrupted snapshot: the languages of its files swapped, three times the clean data.
         writeSnapshot(corpus.resolve("2026-11-15"), 900, 3, true);
@@ -113,6 +116,7 @@ class RetrainJobTest {
         model.heads = 2;
         model.layers = 1;
         model.ffn = 32;
+        model.ngramBuckets = 512;
         TrainConfig train = new TrainConfig();
         train.batchSize = 32;
         train.epochs = 1;
