@@ -6,64 +6,67 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.io.HadoopFiles;
-import org.langid.text.Vocabulary;
+import org.langid.model.train.LabelledWindows;
 
 /**
- * Builds the {@link NgramFilter} of a prepared dataset's training windows with Spark (each
- * partition fills a bitmap, the bitmaps are OR-ed together), and reads and writes it beside the
- * training state as {@value #FILE}: the bitmap's bytes, nothing else.
+ * The {@link NgramFilter} of a model's training windows, built from the compact windows the
+ * trainers already hold (the local trainer's, or the Spark trainer's cached shards, each shard
+ * filling a bitmap and the bitmaps OR-ed together); and its file beside the training state,
+ * {@value #FILE}: the bitmap's bytes, nothing else.
  */
 public final class NgramFilters {
 
     /** The filter's file in the output directory of {@code langid train}. */
     public static final String FILE = "ngram-filter.bin";
+    /** Windows widened to int symbols at a time. */
+    private static final int CHUNK = 4096;
 
     private NgramFilters() {
     }
 
-    /** The filter of the windows of {@code prepared}'s training split in the model's languages, of {@code model.ngram_filter_bits}. */
-    public static NgramFilter build(SparkSession spark, String prepared, ModelConfig model) {
-        String path = prepared + "/windows/split=train";
-        int bits = model.ngramFilterBits;
-        int window = model.window;
-        int maxOrder = model.ngramMaxOrder;
-        Set<String> languages = new HashSet<>(model.languages);
-        JavaRDD<Row> rows = spark.read().parquet(path).select("language", "window").javaRDD();
-        JavaRDD<NgramFilter> partial = rows.mapPartitions(partition -> {
-            NgramFilter filter = NgramFilter.empty(bits);
-            int[] symbols = new int[window];
-            while (partition.hasNext()) {
-                Row row = partition.next();
-                if (!languages.contains(row.getString(0))) {
-                    continue;   // as the trainers: a window of a language the model does not predict is not trained on
-                }
-                byte[] encoded = Vocabulary.encode(row.getString(1));
-                if (encoded.length != window) {
-                    throw new IllegalArgumentException(path + " holds windows of " + encoded.length + " characters; the model reads " + window);
-                }
-                for (int i = 0; i < window; i++) {
-                    symbols[i] = encoded[i];
-                }
-                filter.addAll(symbols, 1, window, maxOrder);
+    /** The filter of {@code windows}, of {@code model.ngram_filter_bits}. */
+    public static NgramFilter of(LabelledWindows windows, ModelConfig model) {
+        NgramFilter filter = NgramFilter.empty(model.ngramFilterBits);
+        int t = windows.windowLength();
+        byte[] symbols = windows.symbols();
+        int[] chunk = new int[CHUNK * t];
+        for (int from = 0; from < windows.size(); from += CHUNK) {
+            int rows = Math.min(CHUNK, windows.size() - from);
+            for (int i = 0; i < rows * t; i++) {
+                chunk[i] = symbols[from * t + i];
             }
-            return List.of(filter).iterator();
-        });
-        return partial.treeReduce((a, b) -> {
+            filter.addAll(chunk, rows, t, model.ngramMaxOrder);
+        }
+        return filter;
+    }
+
+    /** The filter of every shard's windows. */
+    public static NgramFilter of(JavaRDD<WorkerShard> shards, ModelConfig model) {
+        return shards.map(shard -> of(shard.windows(model.languages), model)).treeReduce((a, b) -> {
             a.addAll(b);
             return a;
         });
+    }
+
+    /**
+     * The filter of {@code prepared}'s training windows in the model's languages (for a model
+     * trained before train wrote the filter), read as the Spark trainer reads them.
+     */
+    public static NgramFilter build(SparkSession spark, String prepared, ModelConfig model) {
+        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, spark.sparkContext().defaultParallelism(), model.languages, model.window);
+        try {
+            return of(shards, model);
+        } finally {
+            shards.unpersist();
+        }
     }
 
     /** What a summary or manifest says about {@code filter}. */

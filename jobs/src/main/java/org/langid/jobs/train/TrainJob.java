@@ -63,7 +63,7 @@ public final class TrainJob {
                 metrics.epoch(epoch);
             }
         });
-        write(spark, prepared, output, model, train, "local", 1, training.size(), result);
+        write(spark, prepared, output, model, train, "local", 1, training.size(), result, () -> NgramFilters.of(training, model));
         return result;
     }
 
@@ -124,7 +124,7 @@ public final class TrainJob {
                         }
                     });
             long windows = shards.map(WorkerShard::size).reduce(Integer::sum);
-            write(spark, prepared, output, model, train, "spark", workers, windows, result);
+            write(spark, prepared, output, model, train, "spark", workers, windows, result, () -> NgramFilters.of(shards, model));
             return result;
         } finally {
             shards.unpersist();
@@ -157,7 +157,8 @@ public final class TrainJob {
     }
 
     private static void write(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
-                              String trainer, int workers, long trainingWindows, LocalTrainer.Result result) {
+                              String trainer, int workers, long trainingWindows, LocalTrainer.Result result,
+                              java.util.function.Supplier<NgramFilter> trainingFilter) {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         try {
             Path state = new Path(output, STATE_FILE);
@@ -172,7 +173,7 @@ public final class TrainJob {
         ObjectNode filterSummary = null;
         if (model.ngramFiltered()) {
             long started = System.nanoTime();
-            NgramFilter filter = NgramFilters.build(spark, prepared, model);
+            NgramFilter filter = trainingFilter.get();   // from the windows training held, not read again
             NgramFilters.write(filter, output, hadoop);
             filterSummary = NgramFilters.describe(filter);
             LOG.info("n-gram filter of the training windows: {} of {} bits set (~{} distinct n-grams; an unseen n-gram passes with {}), {} s",
