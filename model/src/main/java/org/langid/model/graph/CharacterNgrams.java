@@ -127,11 +127,26 @@ public final class CharacterNgrams {
      * rows they select; with a {@code filter}, n-grams it does not hold select nothing.
      */
     public static Lookup lookup(int[] symbols, int windows, int t, int maxOrder, INDArray table, NgramFilter filter) {
-        int buckets = (int) table.size(0);
-        int d = (int) table.size(1);
-        int[] ids = buckets(symbols, windows, t, maxOrder, buckets, filter);
-        int[] tableRows = localise(ids, buckets);
-        return new Lookup(ids, tableRows, embed(ids, windows * t, maxOrder - 1, TableRows.gather(table, tableRows), d));   // rows (u, d)
+        return lookup(buckets(symbols, windows, t, maxOrder, (int) table.size(0), filter), windows * t, maxOrder - 1, table);
+    }
+
+    /** The lookup of {@code ids} from {@link #buckets} ({@code orders} per position), which it renumbers in place. */
+    public static Lookup lookup(int[] ids, int positions, int orders, INDArray table) {
+        int[] tableRows = localise(ids, (int) table.size(0));
+        return new Lookup(ids, tableRows, embed(ids, positions, orders, TableRows.gather(table, tableRows), (int) table.size(1)));   // rows (u, d)
+    }
+
+    /**
+     * Training's n-gram dropout ({@code model.ngram_dropout}): each n-gram of {@code ids} from
+     * {@link #buckets} selects nothing with probability {@code rate}, in place, as an n-gram that
+     * the {@link NgramFilter} does not hold does at inference.
+     */
+    public static void dropNgrams(int[] ids, double rate, java.util.SplittableRandom random) {
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] != NONE && random.nextDouble() < rate) {
+                ids[i] = NONE;
+            }
+        }
     }
 
     /**

@@ -90,6 +90,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * selects its bucket, as before the filter existed).
      */
     public int ngramFilterBits = 0;
+    /**
+     * Training only: the share of n-grams that select nothing in a training step, drawn anew for
+     * every n-gram of every window. With the {@link NgramFilter}, n-grams of new text that training
+     * never saw select nothing at inference; dropping seen ones in training teaches the model to
+     * read windows with such gaps. 0: every n-gram selects its row.
+     */
+    public double ngramDropout = 0.0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -273,6 +280,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             problems.add("ngram_buckets must be 0 (none) or more, got " + ngramBuckets);
         } else if (ngramBuckets > 0 && (ngramMaxOrder < 2 || ngramMaxOrder > CharacterNgrams.MAX_ORDER)) {
             problems.add("ngram_max_order must be 2 to " + CharacterNgrams.MAX_ORDER + ", got " + ngramMaxOrder);
+        }
+        if (ngramDropout < 0 || ngramDropout >= 1) {
+            problems.add("ngram_dropout must be in [0, 1), got " + ngramDropout);
+        } else if (ngramDropout > 0 && ngramBuckets == 0) {
+            problems.add("ngram_dropout needs n-grams (ngram_buckets > 0)");
         }
         if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
             problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);

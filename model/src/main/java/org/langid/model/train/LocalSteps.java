@@ -299,8 +299,12 @@ public final class LocalSteps {
             // The rows this batch selects are gathered here and their gradient scattered back
             // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too. No
             // n-gram filter: it is made of the training windows' n-grams, so it would pass them all.
-            CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(symbols, rows, config.window,
-                    config.ngramMaxOrder, parameterViews.get(LanguageIdGraph.NGRAM_TABLE), null);
+            INDArray table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE);
+            int[] ids = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, (int) table.size(0), null);
+            if (config.ngramDropout > 0) {   // drawn from (seed, step), as the dropout masks: a re-run step drops the same
+                CharacterNgrams.dropNgrams(ids, config.ngramDropout, new java.util.SplittableRandom(config.seed * 1_000_003L + state.step));
+            }
+            CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(ids, rows * config.window, config.ngramMaxOrder - 1, table);
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();
             lastNgramRows = ngramRows;

@@ -47,4 +47,34 @@ class CharacterNgramsTest {
         CharacterNgrams.scatter(ids, 2, 2, new double[] {1, -1, 3, 5}, d, gradient);
         assertArrayEquals(new double[] {1, -1, 3, 5, 1, -1}, gradient);
     }
+
+    @Test
+    void ngramDropoutDropsWholeNgramsAtItsRateAndNothingElse() {
+        java.util.SplittableRandom symbolsRandom = new java.util.SplittableRandom(1);
+        int rows = 400;
+        int[] symbols = new int[rows * 16];
+        for (int i = 0; i < symbols.length; i++) {
+            symbols[i] = i % 16 >= 13 && i / 16 % 4 == 0 ? PAD : symbolsRandom.nextInt(68);   // some padded windows
+        }
+        int[] ids = CharacterNgrams.buckets(symbols, rows, 16, 6, 1 << 18, null);
+        int[] dropped = ids.clone();
+        CharacterNgrams.dropNgrams(dropped, 0.3, new java.util.SplittableRandom(42));
+        int selected = 0;
+        int kept = 0;
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] == CharacterNgrams.NONE) {
+                assertEquals(CharacterNgrams.NONE, dropped[i], "an n-gram that selected nothing still selects nothing");
+            } else {
+                selected++;
+                if (dropped[i] != CharacterNgrams.NONE) {
+                    assertEquals(ids[i], dropped[i], "a kept n-gram keeps its bucket");
+                    kept++;
+                }
+            }
+        }
+        assertEquals(0.7, (double) kept / selected, 0.01, kept + " of " + selected + " kept");
+        int[] again = ids.clone();
+        CharacterNgrams.dropNgrams(again, 0.3, new java.util.SplittableRandom(42));
+        assertArrayEquals(dropped, again, "the same draw drops the same n-grams");
+    }
 }

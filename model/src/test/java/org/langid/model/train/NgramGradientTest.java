@@ -19,10 +19,14 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 class NgramGradientTest {
 
-    /** ngram_dim 0: the table's rows are d_model wide; 3: narrower rows through a learned (3, d) projection. */
+    /**
+     * ngram_dim 0: the table's rows are d_model wide; 3: narrower rows through a learned (3, d)
+     * projection. ngram_dropout 0.3: a step's dropped n-grams are drawn from (seed, step), so every
+     * evaluation of the loss below drops the same ones, and their rows get no gradient from them.
+     */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 3})
-    void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim) {
+    @org.junit.jupiter.params.provider.CsvSource({"0, 0", "3, 0", "3, 0.3"})
+    void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim, double ngramDropout) {
         ModelConfig config = new ModelConfig();
         config.window = 5;
         config.dModel = 4;
@@ -33,6 +37,7 @@ class NgramGradientTest {
         config.ngramBuckets = 7;          // few buckets: n-grams collide, so a row gathers several positions' gradients
         config.ngramMaxOrder = 3;
         config.ngramDim = ngramDim;
+        config.ngramDropout = ngramDropout;
         config.dropout = 0.25;            // masks are drawn from (seed, step), the same in every evaluation below
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(11, DataType.DOUBLE);
@@ -76,5 +81,17 @@ class NgramGradientTest {
         assertEquals(ngramDim > 0, layout.params().stream().anyMatch(p -> LanguageIdGraph.NGRAM_PROJECTION.equals(p.name())));
         assertTrue(nonZeroTableEntries >= 2 * config.ngramWidth(), "the rows the n-grams select get gradients (some dropped out): " + nonZeroTableEntries);
         assertEquals(0, state.step, "computing gradients is not a step");
+        if (ngramDropout > 0) {
+            // The dropped n-grams are missing from the step: without n-gram dropout the table's gradient differs.
+            config.ngramDropout = 0;
+            LocalSteps without = new LocalSteps(config, TrainingState.start(state.parameters.dup()), 10);
+            without.computeGradient(windows, labels);
+            ParameterLayout.Param table = layout.params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name())).findFirst().orElseThrow();
+            double difference = 0;
+            for (long e = 0; e < table.length(); e++) {
+                difference += Math.abs(without.gradient().getDouble(table.offset() + e) - analytic[(int) (table.offset() + e)]);
+            }
+            assertTrue(difference > 1e-6, "n-gram dropout changes the table's gradient: " + difference);
+        }
     }
 }
