@@ -18,7 +18,6 @@ import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.io.HadoopFiles;
-import org.langid.model.train.InferenceParameters;
 import org.langid.model.train.TrainingState;
 
 /**
@@ -92,9 +91,6 @@ public final class ArtefactExport {
         String metricsFile = trained + "/" + TrainJob.METRICS_FILE;
         byte[] metricsLog = HadoopFiles.exists(metricsFile, conf)
                 ? HadoopFiles.readString(metricsFile, conf).getBytes(StandardCharsets.UTF_8) : null;
-        if (config.ngrams()) {
-            training.put("ngram_table_scale", InferenceParameters.ngramTableScale(config));
-        }
-        return ModelArtefact.create(config, InferenceParameters.of(config, state.parameters), filter, training, metrics, metricsLog, created);
+        return ModelArtefact.create(config, state.parameters, filter, training, metrics, metricsLog, created);
     }
 }

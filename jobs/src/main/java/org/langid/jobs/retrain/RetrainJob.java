@@ -35,7 +35,6 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.model.train.InferenceParameters;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.slf4j.Logger;
@@ -114,7 +113,7 @@ public final class RetrainJob {
         } else if (!shape(current.manifest().modelConfig()).equals(shape(model))) {
             startReason = "model shape differs from the current model's: trained from scratch";
         } else {
-            start = warmStart(current);
+            start = TrainingState.start(current.parameters());
             startReason = "warm start from " + current.manifest().modelVersion();
         }
         LOG.info(startReason);
@@ -230,12 +229,6 @@ public final class RetrainJob {
         List<String> names = new ArrayList<>();
         manifest.training().path("snapshots").forEach(n -> names.add(n.asText()));
         return names;
-    }
-
-    /** Where a warm start begins: the current model's parameters, its n-gram table as trained, not as scaled for serving. */
-    static TrainingState warmStart(ModelArtefact current) {
-        return TrainingState.start(InferenceParameters.toTraining(current.manifest().modelConfig(), current.parameters(),
-                current.manifest().training().path("ngram_table_scale").asDouble(1)));   // 1: exported before the scale existed
     }
 
     /** The model's shape without its languages and optimiser: what decides whether parameters carry over. */

@@ -10,7 +10,6 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.Durations;
 import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
-import org.langid.model.train.InferenceParameters;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
@@ -57,13 +56,13 @@ public final class AveragingTrainer {
 
     /** Validation on the driver, on windows held there. */
     public static Validator onDriver(ModelConfig model, LabelledWindows windows, int batchSize) {
-        return state -> Evaluation.of(model, InferenceParameters.of(model, WeightAverage.current(state)), windows, batchSize, Runtime.getRuntime().availableProcessors());
+        return state -> Evaluation.of(model, WeightAverage.current(state), windows, batchSize, Runtime.getRuntime().availableProcessors());
     }
 
     /** Validation on the workers: each evaluates its shard with the broadcast parameters; the counts are added. */
     public static Validator distributed(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ModelConfig model, int batchSize) {
         return state -> {
-            Broadcast<float[]> parameters = spark.broadcast(InferenceParameters.of(model, WeightAverage.current(state)).toFloatVector());
+            Broadcast<float[]> parameters = spark.broadcast(WeightAverage.current(state).toFloatVector());
             try {
                 spark.setJobDescription(String.format("train: validation after epoch %d", state.epoch));
                 return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize,

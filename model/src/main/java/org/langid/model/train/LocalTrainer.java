@@ -111,7 +111,7 @@ public final class LocalTrainer {
                 windowsSinceAverage = 0;
             }
             double seconds = (System.nanoTime() - started) / 1e9;
-            Evaluation evaluation = Evaluation.of(model, InferenceParameters.of(model, WeightAverage.current(state)), validation, train.evaluationBatchSize,
+            Evaluation evaluation = Evaluation.of(model, WeightAverage.current(state), validation, train.evaluationBatchSize,
                     Runtime.getRuntime().availableProcessors());
             state.epoch++;
             EpochResult result = new EpochResult(state.epoch, state.step, batches == 0 ? Double.NaN : lossSum / batches,
