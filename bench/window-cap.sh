@@ -7,14 +7,7 @@
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 prepared="$(cd "$1" && pwd)"; out="$2"; copies="$3"
-"$home/langid" --version > /dev/null   # builds the project when needed
-flags="$(sed -n 's:.*<spark.java17.flags>\(.*\)</spark.java17.flags>.*:\1:p' "$home/pom.xml")"
-classpath="$home/jobs/target/langid-jobs-0.1.0-SNAPSHOT.jar:$(cat "$home/jobs/target/launcher-classpath.txt"):$(cat "$home/jobs/target/launcher-provided-classpath.txt")"
-rm -rf "$out"; mkdir -p "$out/windows"
-# shellcheck disable=SC2086
-SPARK_LOCAL_IP=127.0.0.1 java $flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -cp "$classpath" \
-  "$home/bench/WindowCap.java" "$prepared" "$out" "$copies" 2> "$out.log" | tail -1
-ln -s "$prepared/windows/split=validation" "$out/windows/split=validation"
-ln -s "$prepared/windows/split=test" "$out/windows/split=test"
-ln -s "$prepared/sentences" "$out/sentences"
+# shellcheck source=bench/train-split-variant.sh
+source "$home/bench/train-split-variant.sh"
+train_split_variant "$home/bench/WindowCap.java" "$prepared" "$out" "$copies"
 sed "s/\(\"fingerprint\" *: *\"[^\"]*\)\"/\1+cap$copies\"/" "$prepared/summary.json" > "$out/summary.json"
