@@ -484,20 +484,30 @@ public final class OnnxGraphWriter {
     }
 
     private String floatScalar(String name, float value) {
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.FLOAT_VALUE)
-                .addFloatData(value));
-        return name;
+        return scalar(name, Onnx.TensorProto.DataType.FLOAT, t -> t.addFloatData(value));
     }
 
     private String intScalar(String name, int value) {
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT32_VALUE)
-                .addInt32Data(value));
-        return name;
+        return scalar(name, Onnx.TensorProto.DataType.INT32, t -> t.addInt32Data(value));
     }
 
     private String longScalar(String name, long value) {
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT64_VALUE)
-                .addInt64Data(value));
+        return scalar(name, Onnx.TensorProto.DataType.INT64, t -> t.addInt64Data(value));
+    }
+
+    private String unsignedLongScalar(String name, long value) {
+        return scalar(name, Onnx.TensorProto.DataType.UINT64, t -> t.addUint64Data(value));
+    }
+
+    private String byteScalar(String name, byte value) {
+        return scalar(name, Onnx.TensorProto.DataType.UINT8, t -> t.setRawData(ByteString.copyFrom(new byte[] {value})));
+    }
+
+    /** A scalar initialiser of {@code type} whose value {@code value} sets. */
+    private String scalar(String name, Onnx.TensorProto.DataType type, java.util.function.Consumer<Onnx.TensorProto.Builder> value) {
+        Onnx.TensorProto.Builder tensor = Onnx.TensorProto.newBuilder().setName(name).setDataType(type.getNumber());
+        value.accept(tensor);
+        graph.addInitializer(tensor);
         return name;
     }
 
@@ -508,18 +518,6 @@ public final class OnnxGraphWriter {
             tensor.addInt64Data(v);
         }
         graph.addInitializer(tensor);
-        return name;
-    }
-
-    private String unsignedLongScalar(String name, long value) {
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.UINT64_VALUE)
-                .addUint64Data(value));
-        return name;
-    }
-
-    private String byteScalar(String name, byte value) {
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.UINT8_VALUE)
-                .setRawData(ByteString.copyFrom(new byte[] {value})));
         return name;
     }
 
