@@ -7,12 +7,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.langid.serving.OnnxWindowClassifier;
+import org.langid.serving.TextDetector;
+import org.langid.text.Vocabulary;
 
 /**
  * Several ONNX graphs of one model over the same windows in one JVM, batch by batch in rotating
- * order, each on one ONNX Runtime thread set up as OnnxWindowClassifier sets it up: machine noise
- * falls on every graph alike, so the time ratios hold to about a percent where whole processes
- * alternated wander by a third (bench/DETECT.md, "The filter by shifts"). Prints each round's
+ * order, each on one ONNX Runtime thread set up by OnnxWindowClassifier.sessionOptions: machine noise
+ * falls on every graph alike, so the time ratios wander by a few percent from round to round where
+ * whole processes alternated wander by a third (bench/DETECT.md, "The filter by shifts"). Prints each round's
  * seconds per graph and their ratios to the first, then how far each graph's probabilities are
  * from the first's (largest difference, windows labelled differently).
  *   bench/onnx-graphs.sh PREPARED A.onnx B.onnx [C.onnx ...]   (builds the windows file, runs this)
@@ -22,7 +25,6 @@ import java.util.Map;
  */
 public class OnnxGraphRatio {
     private static final int T = 16;
-    private static final int PAD = 68;
 
     public static void main(String[] args) throws Exception {
         if (args.length < 5) {
@@ -37,20 +39,16 @@ public class OnnxGraphRatio {
         for (int i = 0; i < n; i++) {
             String window = lines.get(i).substring(lines.get(i).indexOf('\t') + 1);
             for (int j = 0; j < T; j++) {
-                symbols[i * T + j] = j < window.length() ? org.langid.text.Vocabulary.indexOf(window.charAt(j)) : PAD;
+                symbols[i * T + j] = j < window.length() ? Vocabulary.indexOf(window.charAt(j)) : TextDetector.PAD;
             }
         }
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         int graphs = args.length - 3;
         OrtSession[] sessions = new OrtSession[graphs];
         for (int g = 0; g < graphs; g++) {
-            OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-            options.setIntraOpNumThreads(1);
-            options.addConfigEntry("session.intra_op.allow_spinning", "0");
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            sessions[g] = env.createSession(Files.readAllBytes(Path.of(args[3 + g])), options);
+            try (OrtSession.SessionOptions options = OnnxWindowClassifier.sessionOptions(1)) {
+                sessions[g] = env.createSession(Files.readAllBytes(Path.of(args[3 + g])), options);
+            }
         }
         String input = sessions[0].getInputNames().iterator().next();
         float[][] probabilities = new float[graphs][];

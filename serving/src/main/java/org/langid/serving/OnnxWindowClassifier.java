@@ -45,18 +45,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
         this.classes = classes;
         this.file = file;
         this.environment = OrtEnvironment.getEnvironment();
-        try (OrtSession.SessionOptions options = new OrtSession.SessionOptions()) {
-            options.setIntraOpNumThreads(intraOpThreads);
-            // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
-            // between our batches, and on a busy machine it starves the threads doing the work.
-            options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
-            options.setInterOpNumThreads(1);
-            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            // Batch sizes vary from call to call (a server batches whatever requests wait): with
-            // the arena and memory patterns, ONNX Runtime keeps the largest shapes' buffers forever.
-            options.setCPUArenaAllocator(false);
-            options.setMemoryPatternOptimization(false);
+        try (OrtSession.SessionOptions options = sessionOptions(intraOpThreads)) {
             this.session = environment.createSession(model, options);
         } catch (OrtException e) {
             throw new IllegalArgumentException("ONNX Runtime cannot load the model: " + e.getMessage(), e);
@@ -74,6 +63,26 @@ public final class OnnxWindowClassifier implements WindowClassifier {
             throw new IllegalArgumentException("model.onnx takes " + java.util.Arrays.toString(inputShape) + " and gives "
                     + java.util.Arrays.toString(outputShape) + "; the manifest says windows of " + window + " and " + classes + " languages");
         }
+    }
+
+    /**
+     * How detection sets up an ONNX Runtime session; public so that benchmarks of the graph alone
+     * (bench/OnnxGraphRatio.java) time it as detection runs it.
+     */
+    public static OrtSession.SessionOptions sessionOptions(int intraOpThreads) throws OrtException {
+        OrtSession.SessionOptions options = new OrtSession.SessionOptions();
+        options.setIntraOpNumThreads(intraOpThreads);
+        // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
+        // between our batches, and on a busy machine it starves the threads doing the work.
+        options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
+        options.setInterOpNumThreads(1);
+        options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+        // Batch sizes vary from call to call (a server batches whatever requests wait): with
+        // the arena and memory patterns, ONNX Runtime keeps the largest shapes' buffers forever.
+        options.setCPUArenaAllocator(false);
+        options.setMemoryPatternOptimization(false);
+        return options;
     }
 
     private String writtenFor() {
