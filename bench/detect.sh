@@ -71,28 +71,51 @@ fi
 lingua_cp="$(tr ':' '\n' < "$home/jobs/target/launcher-classpath.txt" | grep -E 'lingua|kotlin|jetbrains|moshi|okio|fastutil' | paste -sd:)"
 javac -d "$work/lingua-classes" -cp "$lingua_cp" "$home/bench/detect/LinguaPredict.java"
 
-seconds() {   # seconds a command takes, stdout to $1
-  local out="$1"; shift
-  local started; started=$(date +%s.%N)
-  "$@" > "$out" 2> "$out.err"
-  echo "$(date +%s.%N) - $started" | bc
-}
 ours()     { "$home/langid" predict --model "$model" --input "$1"; }
 lingua()   { java -cp "$work/lingua-classes:$lingua_cp" LinguaPredict < "$1"; }
 fasttext_() { join_spaces < "$1" | fasttext predict "$work/fasttext.bin" - | sed 's/^__label__//'; }
+export home model work lingua_cp
+export -f ours lingua fasttext_ join_spaces
+# Seconds a detector takes on a file, its stdout to $1; its peak resident memory (the largest
+# process of its pipeline, from GNU time) to $1.rss in kB, when /usr/bin/time is there.
+seconds() {
+  local out="$1" detector="$2" input="$3"
+  local started; started=$(date +%s.%N)
+  if [ -x /usr/bin/time ]; then
+    /usr/bin/time -f %M -o "$out.rss" bash -c "$detector \"\$1\"" _ "$input" > "$out" 2> "$out.err"
+  else
+    rm -f "$out.rss"; "$detector" "$input" > "$out" 2> "$out.err"
+  fi
+  echo "$(date +%s.%N) - $started" | bc
+}
+# Microseconds the kernel takes to hand a process a 4 KiB page it touches first, over 256 MiB:
+# a fraction of a microsecond on most hosts; some virtual machines take tens (bench/DETECT.md,
+# "Fresh memory"). Every detector pays it for each page it touches, so on such a host the
+# detectors that touch the most memory look slowest.
+fresh_memory_us() {
+  python3 -c 'import time
+n = 1 << 28
+started = time.perf_counter(); b = bytearray(n); b[::4096] = b"\x01" * (n // 4096)
+print("%.1f" % ((time.perf_counter() - started) * 1e6 / (n // 4096)))'
+}
 
-echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
+fresh=$(fresh_memory_us)
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no), fresh memory ${fresh} µs per 4 KiB page"
+if [ "$(echo "$fresh > 2" | bc)" = 1 ]; then
+  echo "note: this host hands out fresh memory slowly (${fresh} µs a page). Each detector pays for every page it touches first, so the whole-process ratios below favour the detector with the least peak memory; compare them on a host under 2 µs (bench/DETECT.md, \"Fresh memory\")."
+fi
 echo "windows: $windows test$( [ "$wanted" -gt "$(wc -l < "$work/test.tsv")" ] && echo ' and validation') windows of 16 characters from $prepared; model $(cat "$model/current" 2>/dev/null || basename "$model")"
-printf '%-22s %12s %12s %16s %10s\n' detector "whole (s)" "load (s)" "steady (win/s)" accuracy
+printf '%-22s %12s %12s %16s %10s %14s\n' detector "whole (s)" "load (s)" "steady (win/s)" accuracy "peak mem (MB)"
 declare -A whole
 for detector in ours lingua fasttext_; do
   one=$(seconds "$work/$detector.one" $detector "$work/one.txt")
   all=$(seconds "$work/$detector.out" $detector "$work/test.txt")
   accuracy=$(paste "$work/labels.txt" <(cut -f1 "$work/$detector.out") | awk '$1==$2{c++} END{printf "%.2f%%", 100*c/NR}')
   steady=$(echo "($windows - 1) / ($all - $one)" | bc -l)
+  peak=$([ -s "$work/$detector.out.rss" ] && awk '{printf "%.0f", $1 / 1000}' "$work/$detector.out.rss" || echo n/a)
   whole[$detector]=$all
   name=$detector; [ "$detector" = ours ] && name="langid (onnx)"; [ "$detector" = lingua ] && name="lingua-1.2.2"; [ "$detector" = fasttext_ ] && name="fasttext-0.9.2"
-  printf '%-22s %12.2f %12.2f %16.0f %10s\n' "$name" "$all" "$one" "$steady" "$accuracy"
+  printf '%-22s %12.2f %12.2f %16.0f %10s %14s\n' "$name" "$all" "$one" "$steady" "$accuracy" "$peak"
 done
 printf 'whole process: %.2fx Lingua, %.2fx fastText\n' "$(echo "${whole[lingua]} / ${whole[ours]}" | bc -l)" \
   "$(echo "${whole[fasttext_]} / ${whole[ours]}" | bc -l)"
