@@ -70,7 +70,7 @@ results="$work/grid"
 [ -n "${HELD_OUT:-}" ] && results="$results-held-out"
 results="$results.tsv"
 [ -f "$results" ] || printf 'arguments\ttrain_seconds\tvalidation_windows\tvalidation_sentences\tmodel_mb%s\n' \
-  "${HELD_OUT:+\theld_out_windows}" > "$results"
+  "${HELD_OUT:+$'\t'held_out_windows}" > "$results"
 while IFS= read -r arguments; do
   [ -n "$arguments" ] || continue
   if grep -qF -- "$arguments	" "$results"; then echo "done before: $arguments"; continue; fi
