@@ -99,9 +99,9 @@ started = time.perf_counter(); b = bytearray(n); b[::4096] = b"\x01" * (n // 409
 print("%.1f" % ((time.perf_counter() - started) * 1e6 / (n // 4096)))'
 }
 
-fresh=$(fresh_memory_us)
-echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no), fresh memory ${fresh} µs per 4 KiB page"
-if [ "$(echo "$fresh > 2" | bc)" = 1 ]; then
+fresh=$(fresh_memory_us 2> /dev/null || true)
+echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no), fresh memory ${fresh:-unmeasured (no python3)}${fresh:+ µs per 4 KiB page}"
+if [ -n "$fresh" ] && [ "$(echo "$fresh > 2" | bc)" = 1 ]; then
   echo "note: this host hands out fresh memory slowly (${fresh} µs a page). Each detector pays for every page it touches first, so the whole-process ratios below favour the detector with the least peak memory; compare them on a host under 2 µs (bench/DETECT.md, \"Fresh memory\")."
 fi
 echo "windows: $windows test$( [ "$wanted" -gt "$(wc -l < "$work/test.tsv")" ] && echo ' and validation') windows of 16 characters from $prepared; model $(cat "$model/current" 2>/dev/null || basename "$model")"
