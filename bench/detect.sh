@@ -88,10 +88,10 @@ seconds() {
   fi
   echo "$(date +%s.%N) - $started" | bc
 }
-# Microseconds the kernel takes to hand a process a 4 KiB page it touches first, over 256 MiB:
-# a fraction of a microsecond on most hosts; some virtual machines take tens (bench/DETECT.md,
-# "Fresh memory"). Every detector pays it for each page it touches, so on such a host the
-# detectors that touch the most memory look slowest.
+# Microseconds a process waits for each 4 KiB page it touches first, over 256 MiB: a fraction
+# of a microsecond on most hosts, 13-16 on the PVM micro-VMs of bench/DETECT.md ("Fresh memory").
+# Every detector pays it for each page it touches, so on such a host the detectors that touch
+# the most memory look slowest.
 fresh_memory_us() {
   python3 -c 'import time
 n = 1 << 28
