@@ -89,7 +89,7 @@ seconds() {
   echo "$(date +%s.%N) - $started" | bc
 }
 # Microseconds a process waits for each 4 KiB page it touches first, over 256 MiB: a fraction
-# of a microsecond on most hosts, 13-16 on the PVM micro-VMs of bench/DETECT.md ("Fresh memory").
+# of a microsecond on most hosts, 12-18 on the PVM micro-VMs of bench/DETECT.md ("Fresh memory").
 # Every detector pays it for each page it touches, so on such a host the detectors that touch
 # the most memory look slowest.
 fresh_memory_us() {
