@@ -11,6 +11,8 @@ learns a bag of exactly these features (bench/NGRAMS.md, twelfth session):
   gapped2    ours and the gapped pairs only: x.z, x..z
   shapes     ours and the consonant-vowel shapes of orders 3..6 ending at each position
              (a, e, i, o, u in either case V, other letters C, _ itself, anything else P)
+  words      ours and each whole word of 6 symbols or more inside the window (spaces on both sides;
+             shorter ones are already n-grams with their spaces)
 
   bench/fasttext-features.py MODE [MAXN] < joined.txt > tokens.txt
 then, for the train, validation and held-out files so rewritten:
@@ -65,7 +67,7 @@ def shapes(w):
 
 mode = sys.argv[1]
 maxn = int(sys.argv[2]) if len(sys.argv) > 2 else 6
-MODES = ("ours", "ours_pos", "start", "end", "both", "edges", "edgesword", "gapped", "gapped2", "shapes")
+MODES = ("ours", "ours_pos", "start", "end", "both", "edges", "edgesword", "gapped", "gapped2", "shapes", "words")
 if mode not in MODES:
     sys.exit(f"error: unknown mode '{mode}' ({', '.join(MODES)})")
 for line in sys.stdin:
@@ -85,6 +87,8 @@ for line in sys.stdin:
         tokens = ours(w, maxn, lambda i: gapped(w, i, GAPS[mode]))
     elif mode == "shapes":
         tokens = ours(w, maxn) + shapes(w)
+    elif mode == "words":
+        tokens = ours(w, maxn) + ["W" + word for word in w.split("_")[1:-1] if len(word) >= 6]
     elif mode == "edges":
         tokens = edges(w, maxn)
     else:   # edgesword
