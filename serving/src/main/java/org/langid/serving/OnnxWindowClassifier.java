@@ -71,18 +71,23 @@ public final class OnnxWindowClassifier implements WindowClassifier {
      */
     public static OrtSession.SessionOptions sessionOptions(int intraOpThreads) throws OrtException {
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();
-        options.setIntraOpNumThreads(intraOpThreads);
-        // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
-        // between our batches, and on a busy machine it starves the threads doing the work.
-        options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
-        options.setInterOpNumThreads(1);
-        options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
-        options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-        // Batch sizes vary from call to call (a server batches whatever requests wait): with
-        // the arena and memory patterns, ONNX Runtime keeps the largest shapes' buffers forever.
-        options.setCPUArenaAllocator(false);
-        options.setMemoryPatternOptimization(false);
-        return options;
+        try {
+            options.setIntraOpNumThreads(intraOpThreads);
+            // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
+            // between our batches, and on a busy machine it starves the threads doing the work.
+            options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
+            options.setInterOpNumThreads(1);
+            options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
+            options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
+            // Batch sizes vary from call to call (a server batches whatever requests wait): with
+            // the arena and memory patterns, ONNX Runtime keeps the largest shapes' buffers forever.
+            options.setCPUArenaAllocator(false);
+            options.setMemoryPatternOptimization(false);
+            return options;
+        } catch (OrtException | RuntimeException e) {
+            options.close();   // the caller's try-with-resources never gets them
+            throw e;
+        }
     }
 
     private String writtenFor() {
