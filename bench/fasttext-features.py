@@ -13,6 +13,8 @@ learns a bag of exactly these features (bench/NGRAMS.md, twelfth session):
              (a, e, i, o, u in either case V, other letters C, _ itself, anything else P)
   words      ours and each whole word of 6 symbols or more inside the window (spaces on both sides;
              shorter ones are already n-grams with their spaces)
+  lower      ours and, for each of its tokens holding a capital, the same token in lower case
+  lowonly    ours of the window in lower case, and each capital as a token of its own (u + its letter)
 
   bench/fasttext-features.py MODE [MAXN] < joined.txt > tokens.txt
 then, for the train, validation and held-out files so rewritten:
@@ -67,7 +69,7 @@ def shapes(w):
 
 mode = sys.argv[1]
 maxn = int(sys.argv[2]) if len(sys.argv) > 2 else 6
-MODES = ("ours", "ours_pos", "start", "end", "both", "edges", "edgesword", "gapped", "gapped2", "shapes", "words")
+MODES = ("ours", "ours_pos", "start", "end", "both", "edges", "edgesword", "gapped", "gapped2", "shapes", "words", "lower", "lowonly")
 if mode not in MODES:
     sys.exit(f"error: unknown mode '{mode}' ({', '.join(MODES)})")
 for line in sys.stdin:
@@ -89,6 +91,11 @@ for line in sys.stdin:
         tokens = ours(w, maxn) + shapes(w)
     elif mode == "words":
         tokens = ours(w, maxn) + ["W" + word for word in w.split("_")[1:-1] if len(word) >= 6]
+    elif mode == "lower":
+        tokens = ours(w, maxn)
+        tokens += ["L" + t.lower() for t in tokens if t != t.lower()]
+    elif mode == "lowonly":
+        tokens = ours(w.lower(), maxn) + ["u" + c.lower() for c in w if c != c.lower()]
     elif mode == "edges":
         tokens = edges(w, maxn)
     else:   # edgesword
