@@ -253,8 +253,21 @@ public final class LanguageIdGraph {
                         .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
                 loss = perEntry.sum(1).mean().rename(LOSS);                                              // ()
             } else {
-                loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
-                        config.labelSmoothing);                                                        // ()
+                loss = sd.loss.softmaxCrossEntropy(config.consistency > 0 ? "cross_entropy" : LOSS, target, logits, null,
+                        LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, config.labelSmoothing);              // ()
+            }
+            if (config.consistency > 0) {
+                // Rows [0, B) and [B, 2B) are the same windows under independent n-gram dropout:
+                // the symmetric KL of their predictions, sum over C of (p_a - p_b)(log p_a - log p_b),
+                // meaned over the B windows. log p from primitives (sd.nn.logSoftmax has no gradient function in M2.1).
+                SDVariable shifted = logits.sub(logits.max(true, 1));                                    // (2B, C)
+                SDVariable logP = shifted.sub(sd.math.log(sd.math.exp(shifted).sum(true, 1)));            // (2B, C)
+                SDVariable probs = sd.math.exp(logP);                                                       // (2B, C)
+                SDVariable halves = sd.constant(Nd4j.create(new double[][] {{1, -1}}).castTo(dt));       // (1, 2)
+                SDVariable pDiff = sd.mmul(halves, sd.reshape(probs, 2, -1));                            // (1, B·C)
+                SDVariable logDiff = sd.mmul(halves, sd.reshape(logP, 2, -1));                           // (1, B·C)
+                SDVariable kl = sd.reshape(pDiff.mul(logDiff), -1, config.classes()).sum(1).mean();      // ()
+                loss = loss.add(kl.mul(config.consistency)).rename(LOSS);                                // ()
             }
             sd.setLossVariables(loss);
         }

@@ -97,6 +97,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * read windows with such gaps. 0: every n-gram selects its row.
      */
     public double ngramDropout = 0.0;
+    /**
+     * Training only (R-Drop): each window is shown twice in a step, with independent n-gram
+     * dropout, and this weight times the symmetric KL divergence of the two predictions is added
+     * to the loss. 0: each window once.
+     */
+    public double consistency = 0.0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -173,6 +179,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
                 "model.distillation.self_teacher_model");
         teacher.seed = seed + i;
         teacher.distillation = new Distillation();
+        teacher.consistency = 0;
         return teacher;
     }
 

@@ -275,16 +275,30 @@ public final class LocalSteps {
             Nd4j.getRandom().setSeed(config.seed * 1_000_003L + state.step);
         }
         Map<String, INDArray> placeholders = new HashMap<>();
-        placeholders.put(LanguageIdGraph.WINDOWS, windows);
-        placeholders.put(LanguageIdGraph.LABELS, labels);
-        int rows = (int) windows.size(0);
-        // The batch's symbols, row-major, read once for both the teachers and the n-gram lookup.
-        int[] symbols = config.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
+        int batchRows = (int) windows.size(0);
+        double[] teacherProbabilities = null;
         if (config.distillation.enabled()) {
             if (teacher == null) {
                 teacher = Teacher.of(config);
             }
-            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacher.probabilities(symbols, rows),
+            teacherProbabilities = teacher.probabilities(windows.dup('c').data().asInt(), batchRows);   // (B, C)
+        }
+        if (config.consistency > 0) {   // every window twice: its n-grams drop independently in each copy
+            windows = Nd4j.concat(0, windows, windows);                                                 // (2B, T)
+            labels = Nd4j.concat(0, labels, labels);                                                    // (2B)
+            if (teacherProbabilities != null) {
+                double[] twice = java.util.Arrays.copyOf(teacherProbabilities, 2 * teacherProbabilities.length);
+                System.arraycopy(teacherProbabilities, 0, twice, teacherProbabilities.length, teacherProbabilities.length);
+                teacherProbabilities = twice;
+            }
+        }
+        placeholders.put(LanguageIdGraph.WINDOWS, windows);
+        placeholders.put(LanguageIdGraph.LABELS, labels);
+        int rows = (int) windows.size(0);
+        // The batch's symbols, row-major, read once for the n-gram lookup.
+        int[] symbols = config.ngrams() ? windows.dup('c').data().asInt() : null;
+        if (teacherProbabilities != null) {
+            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacherProbabilities,
                     state.parameters.dataType()).reshape(rows, config.classes()));                              // (B, C)
         }
         for (String mask : graph.dropoutMasks()) {

@@ -118,6 +118,26 @@ class LanguageIdGraphTest {
     }
 
     @Test
+    void consistencyAddsTheSymmetricKlOfTheTwoHalvesPredictionsAndItsGradientsMatchFiniteDifferences() {
+        ModelConfig config = tiny();
+        config.consistency = 0.5;
+        checkGradients(config);
+
+        // The two windows stand for the two copies of one window: row 0 against row 1.
+        TwoWindows two = TwoWindows.of(config);
+        INDArray p = two.output(LanguageIdGraph.PROBABILITIES);
+        double symmetricKl = 0;
+        for (int language = 0; language < 3; language++) {
+            double a = p.getDouble(0, language);
+            double b = p.getDouble(1, language);
+            symmetricKl += a * Math.log(a / b) + b * Math.log(b / a);
+        }
+        double crossEntropy = two.crossEntropy((row, language) -> two.target(row, language, 0));
+        assertTrue(symmetricKl > 1e-4, "the two rows predict differently");
+        assertEquals(crossEntropy + 0.5 * symmetricKl, two.loss(), 1e-9);
+    }
+
+    @Test
     void anUnknownLossIsNamed() {
         ConfigException problem = assertThrows(ConfigException.class,
                 () -> ConfigTree.parse("model:\n  languages: [en]\n  loss: hinge\n", "m.yaml").section("model", ModelConfig.class));
