@@ -293,6 +293,11 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         } else if (ngramDropout > 0 && ngramBuckets == 0) {
             problems.add("ngram_dropout needs n-grams (ngram_buckets > 0)");
         }
+        if (consistency < 0) {
+            problems.add("consistency must be 0 (off) or more, got " + consistency);
+        } else if (consistency > 0 && ngramDropout == 0 && dropout == 0) {
+            problems.add("consistency needs ngram_dropout or dropout above 0: without them a window's two copies predict the same");
+        }
         if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
             problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);
         } else if (ngramFilterBits > 0 && ngramBuckets == 0) {

@@ -48,6 +48,16 @@ class LanguageIdGraphTest {
         return placeholders;
     }
 
+    /** {@code feed} with fixed dropout masks (seeded) for the placeholders of {@code graph}, if it has any. */
+    private static Map<String, INDArray> withDropoutMasks(LanguageIdGraph graph, ModelConfig config, Map<String, INDArray> feed) {
+        Nd4j.getRandom().setSeed(5);
+        long rows = feed.get(LanguageIdGraph.WINDOWS).size(0) * config.window;
+        for (String mask : graph.dropoutMasks()) {
+            feed.put(mask, LanguageIdGraph.dropoutMask(DataType.DOUBLE, rows, config.dModel, config.dropout));
+        }
+        return feed;
+    }
+
     /** {@code feed} with {@link #TEACHER} added when {@code config} distils (the graph then has the placeholder). */
     private static Map<String, INDArray> withTeacher(ModelConfig config, Map<String, INDArray> feed) {
         if (config.distillation.enabled()) {
@@ -121,6 +131,7 @@ class LanguageIdGraphTest {
     void consistencyAddsTheSymmetricKlOfTheTwoHalvesPredictionsAndItsGradientsMatchFiniteDifferences() {
         ModelConfig config = tiny();
         config.consistency = 0.5;
+        config.dropout = 0.2;   // the copies differ by their dropout masks (here fixed ones)
         checkGradients(config);
 
         // The two windows stand for the two copies of one window: row 0 against row 1.
@@ -149,8 +160,9 @@ class LanguageIdGraphTest {
         static TwoWindows of(ModelConfig config) {
             INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
             int[] labels = {1, 2};
-            return new TwoWindows(LanguageIdGraph.build(config, parameters, true).sameDiff(),
-                    withTeacher(config, LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels)), labels);
+            LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
+            return new TwoWindows(graph.sameDiff(), withDropoutMasks(graph, config,
+                    withTeacher(config, LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels))), labels);
         }
 
         INDArray output(String name) {
@@ -188,8 +200,8 @@ class LanguageIdGraphTest {
         LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
         SameDiff sd = graph.sameDiff();
         // Second row padded at its end: the gradient must flow correctly around the mask.
-        Map<String, INDArray> feed = withTeacher(config,
-                feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2));
+        Map<String, INDArray> feed = withDropoutMasks(graph, config, withTeacher(config,
+                feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2)));
         Map<String, INDArray> gradients = sd.calculateGradients(feed, graph.parameterNames());
         double eps = 1e-6;
         int checked = 0;
@@ -314,6 +326,13 @@ class LanguageIdGraphTest {
         assertTrue(several.getMessage().contains("languages must name at least two languages"), several.getMessage());
         assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
         assertTrue(several.getMessage().contains("label_smoothing must be in [0, 1), got -0.1"), several.getMessage());
+        ConfigException sameCopies = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  consistency: 0.25\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: section 'model': consistency needs ngram_dropout or dropout above 0: without them a window's two copies predict the same",
+                sameCopies.getMessage());
+        ConfigException negative = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  consistency: -1\n", "m.yaml").section("model", ModelConfig.class));
+        assertTrue(negative.getMessage().contains("consistency must be 0 (off) or more, got -1.0"), negative.getMessage());
 
         ModelConfig seed = ConfigTree.parse(
                 "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n"

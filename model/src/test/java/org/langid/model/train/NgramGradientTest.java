@@ -23,10 +23,12 @@ class NgramGradientTest {
      * ngram_dim 0: the table's rows are d_model wide; 3: narrower rows through a learned (3, d)
      * projection. ngram_dropout 0.3: a step's dropped n-grams are drawn from (seed, step), so every
      * evaluation of the loss below drops the same ones, and their rows get no gradient from them.
+     * consistency 0.5: each window goes through the step twice, its n-grams dropped independently
+     * in each copy, and the two predictions' symmetric KL joins the loss.
      */
     @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.CsvSource({"0, 0", "3, 0", "3, 0.3"})
-    void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim, double ngramDropout) {
+    @org.junit.jupiter.params.provider.CsvSource({"0, 0, 0", "3, 0, 0", "3, 0.3, 0", "3, 0.3, 0.5"})
+    void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim, double ngramDropout, double consistency) {
         ModelConfig config = new ModelConfig();
         config.window = 5;
         config.dModel = 4;
@@ -38,6 +40,7 @@ class NgramGradientTest {
         config.ngramMaxOrder = 3;
         config.ngramDim = ngramDim;
         config.ngramDropout = ngramDropout;
+        config.consistency = consistency;
         config.dropout = 0.25;            // masks are drawn from (seed, step), the same in every evaluation below
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(11, DataType.DOUBLE);
