@@ -241,6 +241,7 @@ public final class LanguageIdGraph {
                 target = target.mul(1 - weight).add(teacher.mul(weight));                              // (B, C)
             }
             SDVariable loss;
+            String crossEntropy = config.consistency > 0 ? "cross_entropy" : LOSS;   // the loss itself, or its first term
             if (ModelConfig.LOSS_OVA.equals(config.loss)) {
                 // Per window, the sum over the languages of the sigmoid cross-entropy, in its stable form
                 // max(z, 0) - z·y + log(1 + exp(-|z|)); mean over the windows. Written from primitives:
@@ -251,10 +252,10 @@ public final class LanguageIdGraph {
                         ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / config.classes()) : target; // (B, C)
                 SDVariable perEntry = relu(logits).sub(logits.mul(smoothed))
                         .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
-                loss = perEntry.sum(1).mean().rename(LOSS);                                              // ()
+                loss = perEntry.sum(1).mean().rename(crossEntropy);                                      // ()
             } else {
-                loss = sd.loss.softmaxCrossEntropy(config.consistency > 0 ? "cross_entropy" : LOSS, target, logits, null,
-                        LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, config.labelSmoothing);              // ()
+                loss = sd.loss.softmaxCrossEntropy(crossEntropy, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
+                        config.labelSmoothing);                                                        // ()
             }
             if (config.consistency > 0) {
                 // Rows [0, B) and [B, 2B) are the same windows under independent n-gram dropout:

@@ -276,30 +276,27 @@ public final class LocalSteps {
         }
         Map<String, INDArray> placeholders = new HashMap<>();
         int batchRows = (int) windows.size(0);
+        // The batch's symbols, row-major, read once for both the teachers and the n-gram lookup.
+        int[] symbols = config.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
         double[] teacherProbabilities = null;
         if (config.distillation.enabled()) {
             if (teacher == null) {
                 teacher = Teacher.of(config);
             }
-            teacherProbabilities = teacher.probabilities(windows.dup('c').data().asInt(), batchRows);   // (B, C)
+            teacherProbabilities = teacher.probabilities(symbols, batchRows);                            // (B, C)
         }
-        if (config.consistency > 0) {   // every window twice: its n-grams drop independently in each copy
+        if (config.consistency > 0) {   // every window twice: its n-grams (and dropout) drop independently in each copy
             windows = Nd4j.concat(0, windows, windows);                                                 // (2B, T)
             labels = Nd4j.concat(0, labels, labels);                                                    // (2B)
-            if (teacherProbabilities != null) {
-                double[] twice = java.util.Arrays.copyOf(teacherProbabilities, 2 * teacherProbabilities.length);
-                System.arraycopy(teacherProbabilities, 0, twice, teacherProbabilities.length, teacherProbabilities.length);
-                teacherProbabilities = twice;
-            }
+            symbols = twice(symbols);                                                                   // (2B·T)
+            teacherProbabilities = twice(teacherProbabilities);                                         // (2B, C)
         }
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
         int rows = (int) windows.size(0);
-        // The batch's symbols, row-major, read once for the n-gram lookup.
-        int[] symbols = config.ngrams() ? windows.dup('c').data().asInt() : null;
         if (teacherProbabilities != null) {
             placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacherProbabilities,
-                    state.parameters.dataType()).reshape(rows, config.classes()));                              // (B, C)
+                    state.parameters.dataType()).reshape(rows, config.classes()));                              // (rows, C)
         }
         for (String mask : graph.dropoutMasks()) {
             placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
@@ -371,6 +368,25 @@ public final class LocalSteps {
             arena.install(sd);
         }
         return loss;
+    }
+
+    /** {@code values} followed by themselves (null stays null): a batch's rows for its two copies. */
+    private static int[] twice(int[] values) {
+        if (values == null) {
+            return null;
+        }
+        int[] both = java.util.Arrays.copyOf(values, 2 * values.length);
+        System.arraycopy(values, 0, both, values.length, values.length);
+        return both;
+    }
+
+    private static double[] twice(double[] values) {
+        if (values == null) {
+            return null;
+        }
+        double[] both = java.util.Arrays.copyOf(values, 2 * values.length);
+        System.arraycopy(values, 0, both, values.length, values.length);
+        return both;
     }
 
     /**

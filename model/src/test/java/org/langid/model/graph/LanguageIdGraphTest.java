@@ -146,6 +146,9 @@ class LanguageIdGraphTest {
         double crossEntropy = two.crossEntropy((row, language) -> two.target(row, language, 0));
         assertTrue(symmetricKl > 1e-4, "the two rows predict differently");
         assertEquals(crossEntropy + 0.5 * symmetricKl, two.loss(), 1e-9);
+
+        config.loss = ModelConfig.LOSS_OVA;   // the term joins fastText's loss too
+        checkGradients(config);
     }
 
     @Test
