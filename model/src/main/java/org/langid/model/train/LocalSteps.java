@@ -370,22 +370,16 @@ public final class LocalSteps {
         return loss;
     }
 
-    /** {@code values} followed by themselves (null stays null): a batch's rows for its two copies. */
-    private static int[] twice(int[] values) {
+    /** The array {@code values} followed by itself (null stays null): a batch's rows for its two copies. */
+    @SuppressWarnings("unchecked")
+    private static <A> A twice(A values) {
         if (values == null) {
             return null;
         }
-        int[] both = java.util.Arrays.copyOf(values, 2 * values.length);
-        System.arraycopy(values, 0, both, values.length, values.length);
-        return both;
-    }
-
-    private static double[] twice(double[] values) {
-        if (values == null) {
-            return null;
-        }
-        double[] both = java.util.Arrays.copyOf(values, 2 * values.length);
-        System.arraycopy(values, 0, both, values.length, values.length);
+        int length = java.lang.reflect.Array.getLength(values);
+        A both = (A) java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), 2 * length);
+        System.arraycopy(values, 0, both, 0, length);
+        System.arraycopy(values, 0, both, length, length);
         return both;
     }
 
