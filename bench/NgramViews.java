@@ -44,7 +44,8 @@ public class NgramViews {
         int k = Integer.parseInt(args[4]);
         ModelConfig config = artefact.manifest().modelConfig();
         if (!config.ngrams()) {
-            throw new IllegalArgumentException("the model has no n-gram embedding");
+            System.err.println("NgramViews: the model at " + args[0] + " has no n-gram embedding, so no n-grams to drop");
+            System.exit(1);
         }
         List<String> languages = artefact.manifest().languages();
         SameDiff sd = artefact.newGraph();
@@ -62,8 +63,13 @@ public class NgramViews {
             for (int j = 0; j < t; j++) {
                 symbols[j] = j < fields[1].length() ? Vocabulary.indexOf(fields[1].charAt(j)) : ParameterLayout.PAD;
             }
+            int label = languages.indexOf(fields[0]);
+            if (label < 0) {
+                System.err.println("NgramViews: line " + (i + 1) + " is labelled " + fields[0] + ", which the model does not know " + languages);
+                System.exit(1);
+            }
             windows.add(symbols);
-            labels.add(languages.indexOf(fields[0]));
+            labels.add(label);
         }
         int n = labels.size();
         long[] correct = new long[2 * k + 1];   // [0] full; [v] mean of v dropped views; [k + v] full and that mean, half each
