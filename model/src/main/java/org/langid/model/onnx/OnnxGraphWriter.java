@@ -97,8 +97,7 @@ public final class OnnxGraphWriter {
         return model.toByteArray();
     }
 
-    private void define(Map<String, INDArray> p) {
-        parameters = p;
+    private void define(Map<String, INDArray> trained) {
         int t = config.window;
         boolean seed = ModelConfig.SEED.equals(config.block);
         int heads = seed ? 1 : config.heads;
@@ -107,6 +106,8 @@ public final class OnnxGraphWriter {
         // they are looked up in one precomputed table instead of computed (a sixth of the arithmetic).
         // (Not with n-grams: the first block's input then depends on the neighbours too.)
         boolean firstBlockTabled = !seed && config.layers > 0 && !config.ngrams();
+        Map<String, INDArray> p = seed ? trained : foldLayerNorms(trained, firstBlockTabled);
+        parameters = p;
         java.util.Set<String> tabled = firstBlockTabled ? java.util.Set.of("embedding", "position", "block0/ln1/gain",
                 "block0/ln1/bias", "block0/attn/wq", "block0/attn/bq", "block0/attn/wk", "block0/attn/bk", "block0/attn/wv",
                 "block0/attn/bv") : java.util.Set.of();
@@ -206,12 +207,18 @@ public final class OnnxGraphWriter {
         }
 
         // Mean over the real (non-padding) positions, as a weighted sum.
-        String count = node("Max", List.of(node("ReduceSum", List.of(isReal, longs("pool_axis", 1)),
-                a -> a.add(intAttribute("keepdims", 1))), floatScalar("at_least_one", 1f)));             // (B, 1)
+        String realPositions = node("ReduceSum", List.of(isReal, longs("pool_axis", 1)),
+                a -> a.add(intAttribute("keepdims", 1)));                                                  // (B, 1)
+        String count = node("Max", List.of(realPositions, floatScalar("at_least_one", 1f)));               // (B, 1)
         String poolWeights = node("Unsqueeze", List.of(node("Div", List.of(isReal, count)), longs("weight_axis", 2))); // (B, T, 1)
         String pooled = node("ReduceSum", List.of(node("Mul", List.of(x, poolWeights)), "pool_axis"),
                 a -> a.add(intAttribute("keepdims", 0)));                                                  // (B, w)
         String logits = linear(pooled, "classifier/w", "classifier/b");                                    // (B, C)
+        if (p.containsKey(FINAL_BIAS_LOGITS)) {
+            // The final layer norm's bias, folded past the mean: (its bias · W) once per window that has a real position.
+            String anyReal = node("Min", List.of(realPositions, "at_least_one"));                         // (B, 1), 0 or 1
+            logits = node("Add", List.of(logits, node("MatMul", List.of(anyReal, FINAL_BIAS_LOGITS))));   // (B, C)
+        }
         graph.addNode(Onnx.NodeProto.newBuilder().setOpType("Softmax").addInput(logits).addOutput(OUTPUT)
                 .setName("probabilities").addAttribute(intAttribute("axis", -1)));                       // (B, C)
         if (width != config.pooledWidth()) {
@@ -466,8 +473,49 @@ public final class OnnxGraphWriter {
         String centred = node("Sub", List.of(x, node("MatMul", List.of(x, "mean_column"))));                 // (N, d)
         String variance = node("MatMul", List.of(node("Mul", List.of(centred, centred)), "mean_column"));    // (N, 1)
         String inverseStd = node("Reciprocal", List.of(node("Sqrt", List.of(node("Add", List.of(variance, "layer_norm_epsilon"))))));
-        return node("Add", List.of(node("Mul", List.of(node("Mul", List.of(centred, inverseStd)), prefix + "/gain")),
-                prefix + "/bias"));                                                                        // (N, d)
+        String normalised = node("Mul", List.of(centred, inverseStd));                                        // (N, d)
+        if (!parameters.containsKey(prefix + "/gain")) {
+            return normalised;                                                         // gain and bias folded into the next layer
+        }
+        return node("Add", List.of(node("Mul", List.of(normalised, prefix + "/gain")), prefix + "/bias"));  // (N, d)
+    }
+
+    /** Names the final layer norm's bias · classifier weight, (1, C), when {@link #foldLayerNorms} folds it past the mean. */
+    static final String FINAL_BIAS_LOGITS = "final_ln/bias_times_classifier";
+
+    /**
+     * The parameters with every layer norm's gain g and bias β folded into the linear layer that
+     * reads it: (n ⊙ g + β)·W + b = n·(diag(g)·W) + (β·W + b). Two elementwise passes over
+     * (B·T, d) fewer per layer norm. The final one is read through the mean over real positions,
+     * so its β·W is added to the logits of windows that have one (an all-padding window's mean
+     * is 0, as in training). The first block's first norm stays when its projections are tabled.
+     */
+    private Map<String, INDArray> foldLayerNorms(Map<String, INDArray> trained, boolean firstBlockTabled) {
+        Map<String, INDArray> folded = new java.util.LinkedHashMap<>(trained);
+        for (int layer = 0; layer < config.layers; layer++) {
+            String b = "block" + layer + "/";
+            if (!(layer == 0 && firstBlockTabled)) {
+                fold(folded, b + "ln1", List.of(b + "attn/wq", b + "attn/wk", b + "attn/wv"), List.of(b + "attn/bq", b + "attn/bk", b + "attn/bv"));
+            }
+            fold(folded, b + "ln2", List.of(b + "ffn/w1"), List.of(b + "ffn/b1"));
+        }
+        INDArray gain = folded.remove("final_ln/gain");
+        INDArray bias = folded.remove("final_ln/bias");
+        INDArray weight = folded.get("classifier/w");                                                      // (d, C)
+        folded.put(FINAL_BIAS_LOGITS, bias.reshape(1, bias.length()).mmul(weight));                        // (1, C)
+        folded.put("classifier/w", weight.mulColumnVector(gain.reshape(gain.length(), 1)));               // (d, C)
+        return folded;
+    }
+
+    private static void fold(Map<String, INDArray> p, String norm, List<String> weights, List<String> biases) {
+        INDArray gain = p.remove(norm + "/gain");                                                          // (d)
+        INDArray bias = p.remove(norm + "/bias");                                                          // (d)
+        for (int i = 0; i < weights.size(); i++) {
+            INDArray weight = p.get(weights.get(i));                                                       // (d, out)
+            INDArray extra = bias.reshape(1, bias.length()).mmul(weight).reshape(p.get(biases.get(i)).shape());  // (out)
+            p.put(biases.get(i), p.get(biases.get(i)).add(extra));
+            p.put(weights.get(i), weight.mulColumnVector(gain.reshape(gain.length(), 1)));
+        }
     }
 
     private String node(String op, List<String> inputs) {
