@@ -20,7 +20,8 @@ import org.nd4j.shade.protobuf.ByteString;
  * Writes the inference graph of {@link LanguageIdGraph} as an ONNX model (opset 17, IR 8),
  * node by node from the trained parameters: the same mathematics, written for an inference
  * engine rather than for SameDiff's autodiff (a table lookup instead of one-hot × matmul and the
- * first block's projections, Gemm with its bias, Relu instead of its hand-differentiated form).
+ * first block's projections, Gemm with its bias, Relu instead of its hand-differentiated form,
+ * the layer norms' gains and biases folded into the linear layers that read them).
  *
  * <pre>
  *   input  windows        INT32 (B, T) symbol indices, PAD = 68
@@ -227,6 +228,8 @@ public final class OnnxGraphWriter {
     }
 
     static final String FIRST_BLOCK_TABLE = "block0/inputs_and_qkv";
+    /** Names the final layer norm's bias · classifier weight, (1, C), when {@link #foldLayerNorms} folds it past the mean. */
+    static final String FINAL_BIAS_LOGITS = "final_ln/bias_times_classifier";
     /** The n-gram table with one more row, of zeros, for n-grams that select nothing. */
     static final String NGRAM_ROWS = "ngram_rows";
     static final String NGRAM_ROWS_INT8 = "ngram_rows_int8";
@@ -467,7 +470,8 @@ public final class OnnxGraphWriter {
      * Layer norm over the features of (N, d) rows, with the row means taken by matrix products
      * with a constant (d, 1) column of 1/d. ONNX Runtime 1.29's LayerNormalization kernel took 38%
      * of a batch's time here (10 ms per call at batch 1024), this form a fraction of it; written
-     * with ReduceMean it would be fused back into that kernel.
+     * with ReduceMean it would be fused back into that kernel. Without its gain and bias when
+     * {@link #foldLayerNorms} moved them into the next layer.
      */
     private String layerNorm(String x, String prefix) {
         String centred = node("Sub", List.of(x, node("MatMul", List.of(x, "mean_column"))));                 // (N, d)
@@ -479,9 +483,6 @@ public final class OnnxGraphWriter {
         }
         return node("Add", List.of(node("Mul", List.of(normalised, prefix + "/gain")), prefix + "/bias"));  // (N, d)
     }
-
-    /** Names the final layer norm's bias · classifier weight, (1, C), when {@link #foldLayerNorms} folds it past the mean. */
-    static final String FINAL_BIAS_LOGITS = "final_ln/bias_times_classifier";
 
     /**
      * The parameters with every layer norm's gain g and bias β folded into the linear layer that
