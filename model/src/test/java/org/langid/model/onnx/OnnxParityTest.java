@@ -127,6 +127,43 @@ class OnnxParityTest {
         }
     }
 
+    /**
+     * The ONNX graph folds each layer norm's gain and bias into the layer after it (the final one
+     * past the mean): with gains and biases far from their initial 1 and 0, two layers, with n-grams
+     * and without (where the first block's input and projections are a table), it still computes
+     * what the SameDiff graph computes, all-padding windows included.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 509})
+    void layerNormsWithTrainedGainsAndBiasesAreWrittenExactly(int ngramBuckets) {
+        ModelConfig config = new ModelConfig();
+        config.languages = java.util.List.of("en", "de", "fr", "es");
+        config.layers = 2;
+        config.ngramBuckets = ngramBuckets;
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(11, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int norms = 0;
+        for (Map.Entry<String, INDArray> view : layout.views(parameters).entrySet()) {
+            if (view.getKey().endsWith("/gain") || view.getKey().endsWith("/bias")) {
+                boolean gain = view.getKey().endsWith("/gain");
+                for (long i = 0; i < view.getValue().length(); i++) {
+                    view.getValue().putScalar(i, gain ? 0.5 + random.nextDouble() : random.nextDouble() - 0.5);
+                }
+                norms++;
+            }
+        }
+        assertEquals(2 * (2 * config.layers + 1), norms, "every layer norm's gain and bias drawn");
+        ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
+        int[] symbols = withPaddedWindows(randomSymbols(2048, config.window, 9), config.window);
+        int rows = symbols.length / config.window;
+        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
+                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
+            assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
+        }
+    }
+
     /** ngram_dim 0: rows of width d_model added as they are; 16: narrower rows and their projection. */
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {0, 16})
