@@ -136,10 +136,8 @@ class OnnxParityTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {0, 509})
     void layerNormsWithTrainedGainsAndBiasesAreWrittenExactly(int ngramBuckets) {
-        ModelConfig config = new ModelConfig();
-        config.languages = java.util.List.of("en", "de", "fr", "es");
+        ModelConfig config = fourLanguages(ngramBuckets);
         config.layers = 2;
-        config.ngramBuckets = ngramBuckets;
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(11, org.nd4j.linalg.api.buffer.DataType.FLOAT);
         java.util.SplittableRandom random = new java.util.SplittableRandom(5);
@@ -168,9 +166,7 @@ class OnnxParityTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(ints = {0, 16})
     void theNgramTableIsComputedInTheOnnxGraphAsInTraining(int ngramDim) throws Exception {
-        ModelConfig config = new ModelConfig();
-        config.languages = java.util.List.of("en", "de", "fr", "es");
-        config.ngramBuckets = 509;
+        ModelConfig config = fourLanguages(509);
         config.ngramDim = ngramDim;
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
@@ -260,11 +256,17 @@ class OnnxParityTest {
     }
 
     private static ModelConfig filterTestConfig(int filterBits) {
-        ModelConfig config = new ModelConfig();
-        config.languages = java.util.List.of("en", "de", "fr", "es");
-        config.ngramBuckets = 509;
+        ModelConfig config = fourLanguages(509);
         config.ngramDim = 16;
         config.ngramFilterBits = filterBits;
+        return config;
+    }
+
+    /** The default model for en, de, fr and es, with a small n-gram table (0: none). */
+    private static ModelConfig fourLanguages(int ngramBuckets) {
+        ModelConfig config = new ModelConfig();
+        config.languages = java.util.List.of("en", "de", "fr", "es");
+        config.ngramBuckets = ngramBuckets;
         return config;
     }
 
