@@ -116,15 +116,7 @@ class OnnxParityTest {
     @Test
     void theSeedTutorialsBlockIsWrittenToo() {
         ModelConfig config = ModelConfig.seedTutorial(java.util.List.of("en", "de", "fr"));
-        INDArray parameters = ParameterLayout.of(config).initialise(7, org.nd4j.linalg.api.buffer.DataType.FLOAT);
-        ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
-        int[] symbols = withPaddedWindows(randomSymbols(4096, config.window, 3), config.window);
-        int rows = symbols.length / config.window;
-        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
-        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
-                OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
-            assertClose(expected, classifier.probabilities(symbols, rows), config.classes());
-        }
+        assertFloatGraphMatchesSameDiff(config, ParameterLayout.of(config).initialise(7, org.nd4j.linalg.api.buffer.DataType.FLOAT), 4096, 3);
     }
 
     /**
@@ -152,8 +144,13 @@ class OnnxParityTest {
             }
         }
         assertEquals(2 * (2 * config.layers + 1), norms, "every layer norm's gain and bias drawn");
+        assertFloatGraphMatchesSameDiff(config, parameters, 2048, 9);
+    }
+
+    /** The float ONNX graph against the SameDiff graph on {@code windows} random windows, then one padded window of each length. */
+    private static void assertFloatGraphMatchesSameDiff(ModelConfig config, INDArray parameters, int windows, long seed) {
         ModelArtefact artefact = TestArtefacts.create(config, parameters, java.time.Instant.parse("2026-11-23T00:00:00Z"));
-        int[] symbols = withPaddedWindows(randomSymbols(2048, config.window, 9), config.window);
+        int[] symbols = withPaddedWindows(randomSymbols(windows, config.window, seed), config.window);
         int rows = symbols.length / config.window;
         float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(
