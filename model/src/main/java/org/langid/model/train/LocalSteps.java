@@ -278,25 +278,29 @@ public final class LocalSteps {
         int batchRows = (int) windows.size(0);
         // The batch's symbols, row-major, read once for both the teachers and the n-gram lookup.
         int[] symbols = config.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
-        double[] teacherProbabilities = null;
+        INDArray teacherTargets = null;
         if (config.distillation.enabled()) {
             if (teacher == null) {
                 teacher = Teacher.of(config);
             }
-            teacherProbabilities = teacher.probabilities(symbols, batchRows);                            // (B, C)
+            teacherTargets = BulkArrays.of(teacher.probabilities(symbols, batchRows), state.parameters.dataType())
+                    .reshape(batchRows, config.classes());                                              // (B, C)
         }
         if (config.consistency > 0) {   // every window twice: its n-grams (and dropout) drop independently in each copy
             windows = Nd4j.concat(0, windows, windows);                                                 // (2B, T)
             labels = Nd4j.concat(0, labels, labels);                                                    // (2B)
-            symbols = twice(symbols);                                                                   // (2B·T)
-            teacherProbabilities = twice(teacherProbabilities);                                         // (2B, C)
+            if (teacherTargets != null) {
+                teacherTargets = Nd4j.concat(0, teacherTargets, teacherTargets);                        // (2B, C)
+            }
+            if (symbols != null) {
+                symbols = windows.dup('c').data().asInt();                                              // (2B·T)
+            }
         }
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);
         int rows = (int) windows.size(0);
-        if (teacherProbabilities != null) {
-            placeholders.put(LanguageIdGraph.TEACHER, BulkArrays.of(teacherProbabilities,
-                    state.parameters.dataType()).reshape(rows, config.classes()));                              // (rows, C)
+        if (teacherTargets != null) {
+            placeholders.put(LanguageIdGraph.TEACHER, teacherTargets);                                   // (rows, C)
         }
         for (String mask : graph.dropoutMasks()) {
             placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
@@ -368,19 +372,6 @@ public final class LocalSteps {
             arena.install(sd);
         }
         return loss;
-    }
-
-    /** The array {@code values} followed by itself (null stays null): a batch's rows for its two copies. */
-    @SuppressWarnings("unchecked")
-    private static <A> A twice(A values) {
-        if (values == null) {
-            return null;
-        }
-        int length = java.lang.reflect.Array.getLength(values);
-        A both = (A) java.lang.reflect.Array.newInstance(values.getClass().getComponentType(), 2 * length);
-        System.arraycopy(values, 0, both, 0, length);
-        System.arraycopy(values, 0, both, length, length);
-        return both;
     }
 
     /**
