@@ -240,6 +240,7 @@ public final class RetrainJob {
         json.remove("ngram_filter_bits");   // made from the training data, not a parameter
         json.remove("ngram_dropout");   // how it is trained, not its shape
         json.remove("consistency");   // how it is trained, not its shape
+        json.remove("sharpness");   // how it is trained, not its shape
         return json;
     }
 

@@ -103,6 +103,14 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * to the loss. 0: each window once.
      */
     public double consistency = 0.0;
+    /**
+     * Training only (sharpness-aware minimisation, Foret et al. 2021): each step takes its gradient
+     * where the batch's loss rises fastest within this distance of the parameters (they are moved
+     * by sharpness times the batch's gradient over its norm, the table's selected rows included),
+     * then applies it to the parameters themselves, so training settles where the loss is flat.
+     * Twice the arithmetic of a step. 0: off.
+     */
+    public double sharpness = 0.0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
@@ -180,6 +188,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         teacher.seed = seed + i;
         teacher.distillation = new Distillation();
         teacher.consistency = 0;
+        teacher.sharpness = 0;
         return teacher;
     }
 
@@ -297,6 +306,9 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             problems.add("consistency must be 0 (off) or more, got " + consistency);
         } else if (consistency > 0 && ngramDropout == 0 && dropout == 0) {
             problems.add("consistency needs ngram_dropout or dropout above 0: without them a window's two copies predict the same");
+        }
+        if (sharpness < 0) {
+            problems.add("sharpness must be 0 (off) or more, got " + sharpness);
         }
         if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
             problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);

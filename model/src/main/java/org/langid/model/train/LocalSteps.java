@@ -184,6 +184,9 @@ public final class LocalSteps {
      */
     public double step(INDArray windows, INDArray labels) {
         double loss = computeGradient(windows, labels);
+        if (config.sharpness > 0) {
+            gradientAtSharpestNeighbour(windows, labels);
+        }
         double rate = schedule.at(state.step);
         if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
@@ -200,6 +203,44 @@ public final class LocalSteps {
         state.step++;
         pushParameters();
         return loss;
+    }
+
+    /**
+     * Sharpness-aware minimisation's second pass ({@code model.sharpness}): moves the parameters by
+     * sharpness · g / ‖g‖, g being the gradient {@link #computeGradient} just left (the dense part
+     * and the table rows the batch selected), takes the same batch's gradient there (the same
+     * dropout and dropped n-grams: both are drawn from the step), and puts the parameters back
+     * exactly. The optimizer then applies that gradient at the parameters themselves.
+     */
+    private void gradientAtSharpestNeighbour(INDArray windows, INDArray labels) {
+        boolean selectedRowsOnly = changesOnlySelectedTableRows();
+        org.nd4j.linalg.indexing.INDArrayIndex dense = NDArrayIndex.interval(0,
+                state.parameters.length() - (selectedRowsOnly ? firstMomentTable.length() : 0));
+        INDArray parameters = state.parameters.get(dense);
+        INDArray denseGradient = gradient.get(dense);
+        int[] rows = selectedRowsOnly && lastNgramRows != null ? lastNgramRows : new int[0];
+        double squares = Math.pow(denseGradient.norm2Number().doubleValue(), 2);
+        for (int i = 0; i < rows.length * config.ngramWidth(); i++) {
+            squares += lastRowGradients[i] * lastRowGradients[i];
+        }
+        if (squares == 0) {
+            return;   // no direction to move in: the gradient here is the one at the neighbour
+        }
+        double scale = config.sharpness / Math.sqrt(squares);
+        INDArray kept = parameters.dup();
+        INDArray table = rows.length > 0 ? parameterViews.get(LanguageIdGraph.NGRAM_TABLE) : null;
+        double[] keptRows = table != null ? TableRows.gather(table, rows) : null;
+        parameters.addi(denseGradient.mul(scale));
+        if (table != null) {
+            TableRows.sgd(table, rows, lastRowGradients, -scale);   // rows += scale · their gradients
+        }
+        pushParameters();
+        computeGradient(windows, labels);
+        parameters.assign(kept);
+        if (table != null) {
+            TableRows.assign(table, rows, keptRows);
+        }
+        pushParameters();
     }
 
     /**

@@ -336,6 +336,9 @@ class LanguageIdGraphTest {
         ConfigException negative = assertThrows(ConfigException.class,
                 () -> ConfigTree.parse("model:\n  consistency: -1\n", "m.yaml").section("model", ModelConfig.class));
         assertTrue(negative.getMessage().contains("consistency must be 0 (off) or more, got -1.0"), negative.getMessage());
+        ConfigException negativeSharpness = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  sharpness: -0.05\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: section 'model': sharpness must be 0 (off) or more, got -0.05", negativeSharpness.getMessage());
 
         ModelConfig seed = ConfigTree.parse(
                 "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n"
