@@ -2,7 +2,7 @@ package org.langid.jobs.cli;
 
 import org.slf4j.LoggerFactory;
 
-/** For LoggingTest: logs one line as a library and one as ours, in a JVM of its own; --verbose as the CLI does it. */
+/** For LoggingTest: logs lines as a library and as ours (progress and a diagnostic), in a JVM of its own; --verbose as the CLI does it. */
 public final class LoggingProbe {
 
     private LoggingProbe() {
@@ -15,5 +15,6 @@ public final class LoggingProbe {
         LoggerFactory.getLogger("org.apache.spark.scheduler.TaskSetManager").info("library line");
         LoggerFactory.getLogger("org.apache.spark.scheduler.TaskSetManager").error("library error line");
         LoggerFactory.getLogger("org.langid.jobs.train.AveragingTrainer").info("our progress line");
+        LoggerFactory.getLogger("org.langid.model.train.LocalSteps").debug("our diagnostic line");
     }
 }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * conf/log4j2.properties as ./langid and submit.sh use it, in a JVM of its own (about a second
- * each): the console gets our lines, the run's log file everything, --verbose both on the console.
+ * each): the console gets our progress lines, the run's log file everything, our DEBUG diagnostics
+ * included, --verbose all of it on the console.
  */
 class LoggingTest {
 
@@ -47,6 +48,8 @@ class LoggingTest {
         assertTrue(run.logFile().contains("library line"), run.logFile());
         assertTrue(run.logFile().contains("library error line"), run.logFile());
         assertTrue(run.logFile().contains("our progress line"), run.logFile());
+        assertFalse(run.console().contains("our diagnostic line"), "our DEBUG lines are for the file: " + run.console());
+        assertTrue(run.logFile().contains("our diagnostic line"), run.logFile());
     }
 
     @Test
@@ -55,5 +58,6 @@ class LoggingTest {
         assertTrue(run.console().contains("library line"), run.console());
         assertEquals(1, run.console().split("our progress line", -1).length - 1, "our line once, not twice: " + run.console());
         assertTrue(run.logFile().contains("library line"), run.logFile());
+        assertTrue(run.console().contains("our diagnostic line"), run.console());
     }
 }

@@ -80,7 +80,7 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
                 }
             }
         }
-        LOG.info(String.format("validation of %d windows: graph written in %.2f s, loaded in %.2f s, run in %.2f s (%d threads)",
+        LOG.debug(String.format("validation of %d windows: graph written in %.2f s, loaded in %.2f s, run in %.2f s (%d threads)",
                 n, (written - started) / 1e9, (loaded - written) / 1e9, (System.nanoTime() - loaded) / 1e9, threads));
         return new Evaluation(n, correct, lossSum / n);
     }

@@ -453,13 +453,13 @@ public final class LocalSteps {
         Map<String, INDArray> results = sameDiff(placeholders, wanted, recorder);
         StepReplay.Plan recorded = recorder.plan(placeholders, results);
         if (recorded == null) {
-            LOG.info("steps of batch size {} stay on SameDiff's session: {}", rows,
+            LOG.debug("steps of batch size {} stay on SameDiff's session: {}", rows,
                     recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
             unreplayable.add(rows);
             arena.recycle();
             return null;
         }
-        LOG.info("steps of batch size {} replay {} calls: {} layer norms, attention cores, ReLUs and embedding lookups fused into passes of their own, {} other calls on the JDK's vector API, "
+        LOG.debug("steps of batch size {} replay {} calls: {} layer norms, attention cores, ReLUs and embedding lookups fused into passes of their own, {} other calls on the JDK's vector API, "
                 + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded",
                 rows, recorded.calls(), recorded.calls(StepReplay.Kernel.FUSED) / 2, recorded.calls(StepReplay.Kernel.VECTOR),
                 recorded.calls(StepReplay.Kernel.SHORTCUT), recorded.calls(StepReplay.Kernel.NATIVE));
