@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import onnx.Onnx;
+import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -312,7 +313,7 @@ public final class OnnxGraphWriter {
      * the float table's bytes, which is most of the file, so the int8 flavour loads ~0.1 s sooner.
      */
     private void addInt8Table(INDArray table) {
-        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, table.toFloatMatrix(), 1);  // the last row stays 0
+        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, BulkArrays.floatRows(table), 1);  // the last row stays 0
         graph.addInitializer(quantised.values());                                                           // (buckets + 1, e)
         graph.addInitializer(quantised.scales());                                                           // (e)
     }
@@ -433,7 +434,7 @@ public final class OnnxGraphWriter {
         }
         // W ≈ Wq · scale per output column, Wq in [−127, 127]; x ≈ (xq − xZero) · xScale per call.
         String name = weight + "_int8";
-        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight).toFloatMatrix(), 0);
+        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", BulkArrays.floatRows(parameters.get(weight)), 0);
         int out = (int) parameters.get(weight).size(1);
         graph.addInitializer(quantised.values());                                                           // (in, out)
         graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
