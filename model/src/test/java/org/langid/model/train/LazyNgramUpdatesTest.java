@@ -25,21 +25,13 @@ import org.nd4j.linalg.factory.Nd4j;
 class LazyNgramUpdatesTest {
 
     private static ModelConfig config(String updates) {
-        ModelConfig config = new ModelConfig();
-        config.window = 5;
-        config.dModel = 4;
-        config.heads = 2;
-        config.layers = 1;
-        config.ffn = 4;
-        config.languages = java.util.List.of("en", "de", "fr");
-        config.ngramBuckets = 64;
-        config.ngramMaxOrder = 3;
+        ModelConfig config = TinyNgramModel.config(64);
         config.optimizer.warmupSteps = 0;
         config.optimizer.ngramUpdates = updates;
         return config;
     }
 
-    private static final int[][] FIRST = {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}};
+    private static final int[][] FIRST = TinyNgramModel.WINDOWS;
     private static final int[][] SECOND = {{40, 41, 42, 43, 44}, {50, 51, 52, 53, 54}};
 
     @Test

@@ -29,15 +29,7 @@ class NgramGradientTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.CsvSource({"0, 0, 0", "3, 0, 0", "3, 0.3, 0", "3, 0.3, 0.5"})
     void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim, double ngramDropout, double consistency) {
-        ModelConfig config = new ModelConfig();
-        config.window = 5;
-        config.dModel = 4;
-        config.heads = 2;
-        config.layers = 1;
-        config.ffn = 4;
-        config.languages = java.util.List.of("en", "de", "fr");
-        config.ngramBuckets = 7;          // few buckets: n-grams collide, so a row gathers several positions' gradients
-        config.ngramMaxOrder = 3;
+        ModelConfig config = TinyNgramModel.config(7);   // few buckets: n-grams collide, so a row gathers several positions' gradients
         config.ngramDim = ngramDim;
         config.ngramDropout = ngramDropout;
         config.consistency = consistency;
@@ -47,8 +39,8 @@ class NgramGradientTest {
         parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
         TrainingState state = TrainingState.start(parameters);
         LocalSteps steps = new LocalSteps(config, state, 10);
-        // A padded row: n-grams holding PAD select nothing and get no gradient.
-        INDArray windows = Nd4j.createFromArray(new int[][] {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}});
+        // The second row is padded: n-grams holding PAD select nothing and get no gradient.
+        INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
 
         steps.computeGradient(windows, labels);

@@ -24,15 +24,7 @@ class SharpnessAwareStepTest {
     @ParameterizedTest
     @ValueSource(strings = {"dense", "sgd"})
     void aStepAppliesTheGradientTakenAtTheSharpestNeighbourToTheParametersThemselves(String ngramUpdates) {
-        ModelConfig config = new ModelConfig();
-        config.window = 5;
-        config.dModel = 4;
-        config.heads = 2;
-        config.layers = 1;
-        config.ffn = 4;
-        config.languages = java.util.List.of("en", "de", "fr");
-        config.ngramBuckets = 7;
-        config.ngramMaxOrder = 3;
+        ModelConfig config = TinyNgramModel.config(7);
         config.ngramDim = 3;
         config.ngramDropout = 0.3;        // drawn from (seed, step): the second pass must drop the same n-grams
         config.dropout = 0.25;            // and draw the same masks
@@ -43,7 +35,7 @@ class SharpnessAwareStepTest {
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray start = layout.initialise(11, DataType.DOUBLE);
         start.addi(Nd4j.rand(DataType.DOUBLE, start.length()).subi(0.5).muli(0.4));   // the table away from zero
-        INDArray windows = Nd4j.createFromArray(new int[][] {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}});
+        INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
 
         // By hand: the gradient g at the start, then the gradient at start + sharpness · g / |g|.
