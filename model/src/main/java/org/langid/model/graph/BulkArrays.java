@@ -46,27 +46,6 @@ public final class BulkArrays {
         return type == DataType.FLOAT ? floats(values) : Nd4j.createFromArray(values).castTo(type);
     }
 
-    /**
-     * The rows of a (rows, columns) array as floats, in one pass. ND4J's {@code toFloatMatrix}
-     * makes a view per row, with native shape information each time: about a minute for a
-     * million-row n-gram table.
-     */
-    public static float[][] floatRows(INDArray matrix) {
-        if (matrix.rank() != 2) {
-            throw new IllegalArgumentException("floatRows needs a matrix, got shape " + java.util.Arrays.toString(matrix.shape()));
-        }
-        INDArray dense = matrix.dataType() == DataType.FLOAT && matrix.ordering() == 'c' && !matrix.isView()
-                ? matrix : matrix.castTo(DataType.FLOAT).dup('c');
-        FloatBuffer buffer = dense.data().asNioFloat();
-        int base = buffer.position();
-        int columns = Math.toIntExact(matrix.size(1));
-        float[][] rows = new float[Math.toIntExact(matrix.size(0))][columns];
-        for (int i = 0; i < rows.length; i++) {
-            buffer.get(base + i * columns, rows[i]);
-        }
-        return rows;
-    }
-
     /** The values of a FLOAT array in C order, as doubles (other types through ND4J). */
     public static double[] doubles(INDArray array) {
         if (array.dataType() != DataType.FLOAT) {

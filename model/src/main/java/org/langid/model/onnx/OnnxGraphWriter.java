@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import onnx.Onnx;
-import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.model.graph.TableRows;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -313,7 +313,7 @@ public final class OnnxGraphWriter {
      * the float table's bytes, which is most of the file, so the int8 flavour loads ~0.1 s sooner.
      */
     private void addInt8Table(INDArray table) {
-        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, BulkArrays.floatRows(table), 1);  // the last row stays 0
+        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, table, 1);  // the last row stays 0
         graph.addInitializer(quantised.values());                                                           // (buckets + 1, e)
         graph.addInitializer(quantised.scales());                                                           // (e)
     }
@@ -323,25 +323,29 @@ public final class OnnxGraphWriter {
     }
 
     /**
-     * {@code m} (rows, columns) as int8 tensor {@code name}, m ≈ q · scale with one symmetric scale
-     * per column (its largest |value| maps to 127), the scales as float tensor {@code scaleName};
-     * {@code zeroRows} rows of 0 appended.
+     * {@code matrix} (rows, columns) as int8 tensor {@code name}, m ≈ q · scale with one symmetric
+     * scale per column (its largest |value| maps to 127), the scales as float tensor
+     * {@code scaleName}; {@code zeroRows} rows of 0 appended. The values are read in one bulk copy
+     * (ND4J's {@code toFloatMatrix} makes a view per row: about a minute for a million-row table).
      */
-    private static Int8Matrix int8PerColumn(String name, String scaleName, float[][] m, int zeroRows) {
-        int columns = m[0].length;
+    private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows) {
+        int rows = Math.toIntExact(matrix.size(0));
+        int columns = Math.toIntExact(matrix.size(1));
+        float[] m = new float[rows * columns];                                                              // row-major
+        TableRows.read(matrix, 0, rows, m, 0);
         float[] scale = new float[columns];
-        for (float[] row : m) {
+        for (int i = 0; i < rows; i++) {
             for (int j = 0; j < columns; j++) {
-                scale[j] = Math.max(scale[j], Math.abs(row[j]));
+                scale[j] = Math.max(scale[j], Math.abs(m[i * columns + j]));
             }
         }
         for (int j = 0; j < columns; j++) {
             scale[j] = scale[j] > 0 ? scale[j] / 127f : 1f;
         }
-        byte[] quantised = new byte[(m.length + zeroRows) * columns];
-        for (int i = 0; i < m.length; i++) {
+        byte[] quantised = new byte[(rows + zeroRows) * columns];
+        for (int i = 0; i < rows; i++) {
             for (int j = 0; j < columns; j++) {
-                quantised[i * columns + j] = (byte) Math.max(-127, Math.min(127, Math.rint(m[i][j] / scale[j])));
+                quantised[i * columns + j] = (byte) Math.max(-127, Math.min(127, Math.rint(m[i * columns + j] / scale[j])));
             }
         }
         Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(scaleName)
@@ -350,7 +354,7 @@ public final class OnnxGraphWriter {
             scales.addFloatData(value);
         }
         return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(m.length + (long) zeroRows).addDims(columns).setRawData(ByteString.copyFrom(quantised)).build(), scales.build());
+                .addDims(rows + (long) zeroRows).addDims(columns).setRawData(ByteString.copyFrom(quantised)).build(), scales.build());
     }
 
     /**
@@ -434,7 +438,7 @@ public final class OnnxGraphWriter {
         }
         // W ≈ Wq · scale per output column, Wq in [−127, 127]; x ≈ (xq − xZero) · xScale per call.
         String name = weight + "_int8";
-        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", BulkArrays.floatRows(parameters.get(weight)), 0);
+        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight), 0);
         int out = (int) parameters.get(weight).size(1);
         graph.addInitializer(quantised.values());                                                           // (in, out)
         graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
@@ -503,9 +507,7 @@ public final class OnnxGraphWriter {
         }
         INDArray gain = folded.remove("final_ln/gain");
         INDArray bias = folded.remove("final_ln/bias");
-        INDArray weight = folded.get("classifier/w");                                                      // (d, C)
-        folded.put(FINAL_BIAS_LOGITS, bias.reshape(1, bias.length()).mmul(weight));                        // (1, C)
-        folded.put("classifier/w", weight.mulColumnVector(gain.reshape(gain.length(), 1)));               // (d, C)
+        folded.put(FINAL_BIAS_LOGITS, foldIntoWeight(folded, "classifier/w", gain, bias));                // (1, C)
         return folded;
     }
 
@@ -513,11 +515,17 @@ public final class OnnxGraphWriter {
         INDArray gain = p.remove(norm + "/gain");                                                          // (d)
         INDArray bias = p.remove(norm + "/bias");                                                          // (d)
         for (int i = 0; i < weights.size(); i++) {
-            INDArray weight = p.get(weights.get(i));                                                       // (d, out)
-            INDArray extra = bias.reshape(1, bias.length()).mmul(weight).reshape(p.get(biases.get(i)).shape());  // (out)
-            p.put(biases.get(i), p.get(biases.get(i)).add(extra));
-            p.put(weights.get(i), weight.mulColumnVector(gain.reshape(gain.length(), 1)));
+            INDArray extra = foldIntoWeight(p, weights.get(i), gain, bias);                                // (1, out)
+            p.put(biases.get(i), p.get(biases.get(i)).add(extra.reshape(p.get(biases.get(i)).shape())));
         }
+    }
+
+    /** Replaces W by diag(gain)·W in {@code p}; returns β·W of the W it had, (1, out). */
+    private static INDArray foldIntoWeight(Map<String, INDArray> p, String weightName, INDArray gain, INDArray bias) {
+        INDArray weight = p.get(weightName);                                                               // (d, out)
+        INDArray biasTimesWeight = bias.reshape(1, bias.length()).mmul(weight);
+        p.put(weightName, weight.mulColumnVector(gain.reshape(gain.length(), 1)));
+        return biasTimesWeight;
     }
 
     private String node(String op, List<String> inputs) {

@@ -54,20 +54,4 @@ class BulkArraysTest {
         INDArray doubles = Nd4j.createFromArray(randomDoubles(10, 3));
         assertArrayEquals(doubles.data().asDouble(), BulkArrays.doubles(doubles), 0);
     }
-
-    @Test
-    void floatRowsHoldWhatNd4jsToFloatMatrixHolds() {
-        INDArray flat = BulkArrays.floats(randomDoubles(5 + 12 * 7, 4));
-        INDArray matrix = flat.get(NDArrayIndex.interval(0, 12 * 7)).dup().reshape(12, 7);
-        INDArray table = flat.get(NDArrayIndex.interval(5, 5 + 12 * 7)).reshape(12, 7);              // as the layout's views of the flat parameters
-        for (INDArray m : new INDArray[] {matrix, table, matrix.get(NDArrayIndex.interval(3, 9), NDArrayIndex.all()),
-                matrix.dup('f'), matrix.transpose(), matrix.castTo(DataType.DOUBLE)}) {
-            float[][] expected = m.toFloatMatrix();
-            float[][] rows = BulkArrays.floatRows(m);
-            assertEquals(expected.length, rows.length);
-            for (int i = 0; i < rows.length; i++) {
-                assertArrayEquals(expected[i], rows[i], 0f, "row " + i + " of " + m.shapeInfoToString());
-            }
-        }
-    }
 }
