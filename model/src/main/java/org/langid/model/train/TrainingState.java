@@ -5,6 +5,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import org.langid.model.graph.Nd4jFormat;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -75,11 +76,11 @@ public final class TrainingState {
         data.writeLong(step);
         data.writeInt(epoch);
         data.flush();
-        Nd4j.write(parameters, data);
-        Nd4j.write(updaterState, data);
+        Nd4jFormat.write(parameters, data);
+        Nd4jFormat.write(updaterState, data);
         data.writeBoolean(average != null);
         if (average != null) {
-            Nd4j.write(average, data);
+            Nd4jFormat.write(average, data);
         }
         data.flush();
     }
@@ -92,11 +93,11 @@ public final class TrainingState {
         }
         long step = data.readLong();
         int epoch = data.readInt();
-        INDArray parameters = Nd4j.read(data);
-        INDArray updater = Nd4j.read(data);
+        INDArray parameters = Nd4jFormat.read(data);
+        INDArray updater = Nd4jFormat.read(data);
         TrainingState state = new TrainingState(parameters, updater, step, epoch);
         if (format >= 2 && data.readBoolean()) {
-            state.average = Nd4j.read(data);
+            state.average = Nd4jFormat.read(data);
         }
         return state;
     }
