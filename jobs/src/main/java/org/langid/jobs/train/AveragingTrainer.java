@@ -15,7 +15,6 @@ import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.langid.model.train.WeightAverage;
-import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,10 +61,10 @@ public final class AveragingTrainer {
     /** Validation on the workers: each evaluates its shard with the broadcast parameters; the counts are added. */
     public static Validator distributed(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ModelConfig model, int batchSize) {
         return state -> {
-            Broadcast<float[]> parameters = spark.broadcast(WeightAverage.current(state).toFloatVector());
+            Broadcast<float[]> parameters = spark.broadcast(BulkArrays.floatValues(WeightAverage.current(state)));
             try {
                 spark.setJobDescription(String.format("train: validation after epoch %d", state.epoch));
-                return shards.map(shard -> Evaluation.of(model, Nd4j.createFromArray(parameters.value()), shard.windows(model.languages), batchSize,
+                return shards.map(shard -> Evaluation.of(model, BulkArrays.floats(parameters.value()), shard.windows(model.languages), batchSize,
                                 org.apache.spark.TaskContext.get().cpus()))   // the cores Spark gave the task (spark.task.cpus)
                         .fold(new Evaluation(0, 0, 0), Evaluation::combine);
             } finally {

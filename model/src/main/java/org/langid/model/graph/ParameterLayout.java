@@ -113,7 +113,7 @@ public final class ParameterLayout {
                 }
             }
         }
-        return Nd4j.createFromArray(values).castTo(dataType);
+        return dataType == DataType.FLOAT ? BulkArrays.floats(values) : Nd4j.createFromArray(values).castTo(dataType);
     }
 
     /** Views of {@code flat}, one per parameter, by name (changes to a view change {@code flat}). */

@@ -54,4 +54,23 @@ class BulkArraysTest {
         INDArray doubles = Nd4j.createFromArray(randomDoubles(10, 3));
         assertArrayEquals(doubles.data().asDouble(), BulkArrays.doubles(doubles), 0);
     }
+
+    /** What the Spark rounds send and receive: the state's values as toFloatVector() gives them. */
+    @Test
+    void floatValuesReadArraysViewsAndOtherOrdersInCOrder() {
+        INDArray flat = BulkArrays.floats(randomDoubles(1_000, 4));
+        assertArrayEquals(flat.toFloatVector(), BulkArrays.floatValues(flat), 0f);
+        INDArray slice = flat.get(NDArrayIndex.interval(137, 811));                                   // a round's dense part
+        assertArrayEquals(slice.toFloatVector(), BulkArrays.floatValues(slice), 0f);
+        INDArray matrix = flat.get(NDArrayIndex.interval(100, 184)).reshape(12, 7);
+        assertArrayEquals(matrix.dup('c').data().asFloat(), BulkArrays.floatValues(matrix), 0f);
+        INDArray rows = matrix.get(NDArrayIndex.interval(3, 9), NDArrayIndex.all());
+        assertArrayEquals(rows.dup('c').data().asFloat(), BulkArrays.floatValues(rows), 0f);
+        INDArray columns = matrix.get(NDArrayIndex.all(), NDArrayIndex.interval(2, 5));                 // strided: copied first
+        assertArrayEquals(columns.dup('c').data().asFloat(), BulkArrays.floatValues(columns), 0f);
+        assertArrayEquals(matrix.dup('c').data().asFloat(), BulkArrays.floatValues(matrix.dup('f')), 0f);
+        INDArray doubles = Nd4j.createFromArray(randomDoubles(10, 5));
+        assertArrayEquals(doubles.toFloatVector(), BulkArrays.floatValues(doubles), 0f);
+        assertEquals(0, BulkArrays.floatValues(Nd4j.create(DataType.FLOAT, 0)).length);
+    }
 }
