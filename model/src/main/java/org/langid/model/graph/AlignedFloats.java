@@ -24,13 +24,22 @@ public final class AlignedFloats {
     private AlignedFloats() {
     }
 
-    /** Uninitialised, {@code shape} in {@code order}, its first element at the start of a cache line. */
+    /**
+     * Uninitialised, {@code shape} in {@code order}, its first element at the start of a cache line
+     * (on the CPU backend; elsewhere a plain array: a device array has no host line to start).
+     */
     public static INDArray create(long[] shape, char order) {
+        if (!HostMemory.cpuBackend()) {
+            return Nd4j.createUninitialized(DataType.FLOAT, shape, order);
+        }
         return Nd4j.create(buffer(Shape.lengthOf(shape), 0), shape, Nd4j.getStrides(shape, order), 0, order);
     }
 
-    /** Uninitialised, rank 1, element {@code lineStart} (0 ≤ it < length) at the start of a cache line. */
+    /** Uninitialised, rank 1, element {@code lineStart} (0 ≤ it < length) at the start of a cache line (CPU backend; as {@link #create}). */
     public static INDArray vector(long length, long lineStart) {
+        if (!HostMemory.cpuBackend()) {
+            return Nd4j.createUninitialized(DataType.FLOAT, length);
+        }
         return Nd4j.create(buffer(length, lineStart), new long[] {length}, new long[] {1}, 0, 'c');
     }
 

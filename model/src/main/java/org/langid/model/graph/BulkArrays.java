@@ -25,6 +25,7 @@ public final class BulkArrays {
         INDArray array = Nd4j.createUninitialized(DataType.FLOAT, values.length);
         FloatBuffer buffer = array.data().asNioFloat();
         buffer.put(values);   // from its position: the array's first value
+        HostMemory.written(array);
         return array;
     }
 
@@ -39,6 +40,7 @@ public final class BulkArrays {
         for (int i = 0; i < values.length; i++) {
             buffer.put(base + i, (float) values[i]);
         }
+        HostMemory.written(array);
         return array;
     }
 

@@ -90,6 +90,7 @@ public final class Nd4jFormat {
                 bigEndian.clear().limit(bytes);
                 copy(bigEndian, values, dataHeader.type, bytes);
             }
+            HostMemory.written(data);
         } else {
             data = CompressedDataBuffer.readUnknown(in, dataHeader.mode, dataHeader.length, dataHeader.type);
         }

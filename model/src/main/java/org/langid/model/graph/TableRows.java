@@ -27,6 +27,7 @@ public final class TableRows {
                 floats.put(table, rows[i], j, width, values[i * width + j]);
             }
         }
+        HostMemory.written(table);
     }
 
     /** table[rows[i], :] = values[i·width .. (i+1)·width) (the Spark rounds' packed rows). */
@@ -37,6 +38,7 @@ public final class TableRows {
             for (int i = 0; i < rows.length; i++) {
                 floats.buffer.put(floats.base + rows[i] * width, values, i * width, width);
             }
+            HostMemory.written(table);
             return;
         }
         for (int i = 0; i < rows.length; i++) {
@@ -107,6 +109,7 @@ public final class TableRows {
         Floats floats = Floats.of(table);
         if (floats.buffer != null) {
             floats.buffer.put(floats.base + first * width, values, offset, count * width);
+            HostMemory.written(table);
             return;
         }
         for (int i = 0; i < count * width; i++) {
@@ -135,6 +138,7 @@ public final class TableRows {
                 }
                 floats.buffer.put(at, row, 0, width);
             }
+            HostMemory.written(table);
             return;
         }
         for (int i = 0; i < rows.length; i++) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.CharacterNgrams;
+import org.langid.model.graph.HostMemory;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.TableRows;
@@ -143,8 +144,7 @@ public final class LocalSteps {
      * run on a GPU here, so GPU workers stay on SameDiff's session.
      */
     private static boolean replayEnabled() {
-        return Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true"))
-                && !"CUDA".equalsIgnoreCase(Nd4j.getExecutioner().getEnvironmentInformation().getProperty("backend"));
+        return Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true")) && HostMemory.cpuBackend();
     }
 
     /** The batch sizes whose steps are replayed now (StepReplay). */

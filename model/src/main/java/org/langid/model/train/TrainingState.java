@@ -46,10 +46,12 @@ public final class TrainingState {
      * Moves {@link #parameters} to memory where element {@code element} starts a cache line,
      * unless it already does; the values stay the same. The n-gram table's rows of 16 floats are
      * then one line each, not two: a step reads and writes ~60,000 of them at random (local
-     * trainer +3.4% at batch 1024, bench/PROFILE.md).
+     * trainer +3.4% at batch 1024, bench/PROFILE.md). CPU backend only: on CUDA the state stays
+     * where ND4J put it.
      */
     public void placeParameters(long element) {
-        if (parameters.dataType() != org.nd4j.linalg.api.buffer.DataType.FLOAT || parameters.isView()
+        if (!org.langid.model.graph.HostMemory.cpuBackend()
+                || parameters.dataType() != org.nd4j.linalg.api.buffer.DataType.FLOAT || parameters.isView()
                 || org.langid.model.graph.AlignedFloats.startsALine(parameters, element)) {
             return;
         }
