@@ -5,6 +5,7 @@ import java.util.OptionalInt;
 import java.util.function.IntConsumer;
 import org.apache.spark.TaskContext;
 import org.apache.spark.resource.ResourceInformation;
+import org.langid.model.graph.HostMemory;
 import org.nd4j.linalg.factory.Nd4j;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +56,7 @@ final class GpuBinding {
         }
         OptionalInt device = deviceFor(scala.collection.JavaConverters.mapAsJavaMap(task.resources()));
         if (device.isPresent()) {
-            if (!"CUDA".equalsIgnoreCase(Nd4j.getExecutioner().getEnvironmentInformation().getProperty("backend"))) {
+            if (HostMemory.cpuBackend()) {
                 throw new IllegalStateException("Spark gave this task GPU " + device.getAsInt() + " but ND4J runs on the CPU backend: "
                         + "build with ./mvnw -Pcuda,cluster package (see deploy/spark-submit/train-gpu.sh)");
             }

@@ -54,7 +54,8 @@ public final class Nd4jFormat {
         ByteBuffer bigEndian = ByteBuffer.allocate(chunk).order(ByteOrder.BIG_ENDIAN);
         while (values.hasRemaining()) {
             bigEndian.clear();
-            int bytes = copy(values, bigEndian, data.dataType(), Math.min(chunk, values.remaining()));
+            int bytes = Math.min(chunk, values.remaining());
+            copy(values, bigEndian, data.dataType(), bytes);
             out.write(bigEndian.array(), 0, bytes);
         }
     }
@@ -110,7 +111,7 @@ public final class Nd4jFormat {
     }
 
     /** Copies {@code bytes} bytes of values from {@code from} to {@code to}, each in its buffer's byte order. */
-    private static int copy(ByteBuffer from, ByteBuffer to, DataType type, int bytes) {
+    private static void copy(ByteBuffer from, ByteBuffer to, DataType type, int bytes) {
         ByteBuffer source = from.slice().order(from.order()).limit(bytes);
         ByteBuffer target = to.slice().order(to.order());
         if (type == DataType.FLOAT) {
@@ -120,7 +121,6 @@ public final class Nd4jFormat {
         }
         from.position(from.position() + bytes);
         to.position(to.position() + bytes);
-        return bytes;
     }
 
     private record Header(DataBuffer.AllocationMode mode, long length, DataType type) {

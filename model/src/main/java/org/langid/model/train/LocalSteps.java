@@ -334,7 +334,9 @@ public final class LocalSteps {
                 teacherTargets = Nd4j.concat(0, teacherTargets, teacherTargets);                        // (2B, C)
             }
             if (symbols != null) {
-                symbols = windows.dup('c').data().asInt();                                              // (2B·T)
+                int[] both = java.util.Arrays.copyOf(symbols, 2 * symbols.length);                      // (2B·T)
+                System.arraycopy(symbols, 0, both, symbols.length, symbols.length);
+                symbols = both;
             }
         }
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
