@@ -89,4 +89,34 @@ class NgramGradientTest {
             assertTrue(difference > 1e-6, "n-gram dropout changes the table's gradient: " + difference);
         }
     }
+    /**
+     * With nothing dropped, R-Drop's two copies of a window are the same input: the KL term is 0
+     * and the loss and every gradient (the n-gram table's scattered from both copies included)
+     * equal the single-copy step's. A second copy built from other symbols than the first (its
+     * n-gram ids, say) gives a different loss.
+     */
+    @Test
+    void theConsistencyStepsSecondCopyIsTheSameWindowAsTheFirst() {
+        ModelConfig config = TinyNgramModel.config(7);
+        config.dropout = 1e-12;   // as good as nothing dropped, yet above 0 as ModelConfig asks of consistency
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(11, DataType.DOUBLE);
+        parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
+        INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
+        INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
+
+        LocalSteps once = new LocalSteps(config, TrainingState.start(parameters.dup()), 10);
+        double singleLoss = once.computeGradient(windows, labels);
+        double[] single = once.gradient().dup().toDoubleVector();
+        config.consistency = 0.5;
+        LocalSteps twice = new LocalSteps(config, TrainingState.start(parameters.dup()), 10);
+        double doubledLoss = twice.computeGradient(windows, labels);
+        double[] doubled = twice.gradient().dup().toDoubleVector();
+
+        assertEquals(singleLoss, doubledLoss, 1e-12 * Math.abs(singleLoss));
+        assertEquals(single.length, doubled.length);
+        for (int i = 0; i < single.length; i++) {
+            assertEquals(single[i], doubled[i], 1e-10 * (1 + Math.abs(single[i])), "gradient[" + i + "]");
+        }
+    }
 }
