@@ -89,6 +89,7 @@ class NgramGradientTest {
             assertTrue(difference > 1e-6, "n-gram dropout changes the table's gradient: " + difference);
         }
     }
+
     /**
      * With nothing dropped, R-Drop's two copies of a window are the same input: the KL term is 0
      * and the loss and every gradient (the n-gram table's scattered from both copies included)
