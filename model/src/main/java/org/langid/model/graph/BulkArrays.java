@@ -49,6 +49,11 @@ public final class BulkArrays {
         return type == DataType.FLOAT ? floats(values) : Nd4j.createFromArray(values).castTo(type);
     }
 
+    /** A rank-1 array of type {@code type} holding {@code values}: FLOAT in one pass, other types through ND4J's cast. */
+    public static INDArray of(float[] values, DataType type) {
+        return type == DataType.FLOAT ? floats(values) : Nd4j.createFromArray(values).castTo(type);
+    }
+
     /**
      * The values of an array in C order, as floats: a FLOAT array laid out in C order (a
      * contiguous view too) in one pass over its NIO view, anything else copied so first. What

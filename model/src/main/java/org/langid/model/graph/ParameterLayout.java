@@ -9,7 +9,6 @@ import java.util.SplittableRandom;
 import org.langid.text.Vocabulary;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Every trainable array of a {@link ModelConfig}, in a fixed order, as views into one flat
@@ -113,7 +112,7 @@ public final class ParameterLayout {
                 }
             }
         }
-        return dataType == DataType.FLOAT ? BulkArrays.floats(values) : Nd4j.createFromArray(values).castTo(dataType);
+        return BulkArrays.of(values, dataType);
     }
 
     /** Views of {@code flat}, one per parameter, by name (changes to a view change {@code flat}). */
