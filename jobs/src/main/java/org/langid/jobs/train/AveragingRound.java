@@ -29,7 +29,7 @@ public final class AveragingRound {
 
         static Input of(TrainingState state, int roundInEpoch, int averagingFrequency, int stepsThisRound, int batchSize,
                         long plannedSteps, double caseAugmentation, long simulatedStepNanos) {
-            return new Input(new PackedFloats(BulkArrays.floatValues(state.parameters)), new PackedFloats(BulkArrays.floatValues(state.updaterState)),
+            return new Input(PackedFloats.of(state.parameters), PackedFloats.of(state.updaterState),
                     state.step, state.epoch, roundInEpoch, averagingFrequency, stepsThisRound, batchSize, plannedSteps,
                     caseAugmentation, simulatedStepNanos);
         }
@@ -54,7 +54,7 @@ public final class AveragingRound {
 
         /** One worker's state after its steps. */
         static Sum of(TrainingState state, double lossSum, long steps, long samples) {
-            return new Sum(new PackedFloats(BulkArrays.floatValues(state.parameters)), new PackedFloats(BulkArrays.floatValues(state.updaterState)),
+            return new Sum(PackedFloats.of(state.parameters), PackedFloats.of(state.updaterState),
                     lossSum, steps, samples, 1);
         }
 

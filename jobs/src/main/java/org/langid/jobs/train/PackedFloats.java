@@ -7,6 +7,8 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.langid.model.graph.BulkArrays;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * A float vector that Java serialization writes as blocks of little-endian bytes. Spark
@@ -27,6 +29,11 @@ final class PackedFloats implements Serializable {
 
     PackedFloats(float[] values) {
         this.values = values;
+    }
+
+    /** {@code array}'s values in C order, read in bulk ({@link BulkArrays#floatValues}). */
+    static PackedFloats of(INDArray array) {
+        return new PackedFloats(BulkArrays.floatValues(array));
     }
 
     /** The values themselves, not a copy. */

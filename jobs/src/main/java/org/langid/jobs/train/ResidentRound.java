@@ -159,7 +159,7 @@ final class ResidentRound {
         }
 
         private static PackedFloats copy(INDArray flat, long from, long to) {
-            return new PackedFloats(BulkArrays.floatValues(flat.get(NDArrayIndex.interval(from, to))));
+            return PackedFloats.of(flat.get(NDArrayIndex.interval(from, to)));
         }
     }
 
