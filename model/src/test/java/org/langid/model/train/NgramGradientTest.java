@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -35,9 +34,7 @@ class NgramGradientTest {
         config.consistency = consistency;
         config.dropout = 0.25;            // masks are drawn from (seed, step), the same in every evaluation below
         ParameterLayout layout = ParameterLayout.of(config);
-        INDArray parameters = layout.initialise(11, DataType.DOUBLE);
-        parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
-        TrainingState state = TrainingState.start(parameters);
+        TrainingState state = TrainingState.start(TinyNgramModel.parameters(config));
         LocalSteps steps = new LocalSteps(config, state, 10);
         // The second row is padded: n-grams holding PAD select nothing and get no gradient.
         INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
@@ -100,9 +97,7 @@ class NgramGradientTest {
     void theConsistencyStepsSecondCopyIsTheSameWindowAsTheFirst() {
         ModelConfig config = TinyNgramModel.config(7);
         config.dropout = 1e-12;   // as good as nothing dropped, yet above 0 as ModelConfig asks of consistency
-        ParameterLayout layout = ParameterLayout.of(config);
-        INDArray parameters = layout.initialise(11, DataType.DOUBLE);
-        parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
+        INDArray parameters = TinyNgramModel.parameters(config);
         INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
 

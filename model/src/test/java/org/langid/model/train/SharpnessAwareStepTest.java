@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.langid.model.graph.ModelConfig;
-import org.langid.model.graph.ParameterLayout;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -32,9 +30,7 @@ class SharpnessAwareStepTest {
         config.optimizer.warmupSteps = 0;
         config.optimizer.ngramUpdates = ngramUpdates;
         config.optimizer.ngramLearningRate = "sgd".equals(ngramUpdates) ? config.optimizer.learningRate : 0;
-        ParameterLayout layout = ParameterLayout.of(config);
-        INDArray start = layout.initialise(11, DataType.DOUBLE);
-        start.addi(Nd4j.rand(DataType.DOUBLE, start.length()).subi(0.5).muli(0.4));   // the table away from zero
+        INDArray start = TinyNgramModel.parameters(config);
         INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
 

@@ -2,6 +2,9 @@ package org.langid.model.train;
 
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
 
 /** The training tests' tiny model with hashed n-grams, small enough for finite differences. */
 final class TinyNgramModel {
@@ -24,5 +27,11 @@ final class TinyNgramModel {
         config.ngramBuckets = buckets;
         config.ngramMaxOrder = 3;
         return config;
+    }
+
+    /** DOUBLE parameters for {@code config}: its initialisation (seed 11) plus noise in ±0.2, so that the zero-started n-gram table is away from zero. */
+    static INDArray parameters(ModelConfig config) {
+        INDArray parameters = ParameterLayout.of(config).initialise(11, DataType.DOUBLE);
+        return parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.4));
     }
 }
