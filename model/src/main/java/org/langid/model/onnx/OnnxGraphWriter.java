@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import onnx.Onnx;
+import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
-import org.langid.model.graph.TableRows;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -326,13 +326,13 @@ public final class OnnxGraphWriter {
      * {@code matrix} (rows, columns) as int8 tensor {@code name}, m ≈ q · scale with one symmetric
      * scale per column (its largest |value| maps to 127), the scales as float tensor
      * {@code scaleName}; {@code zeroRows} rows of 0 appended. The values are read in one bulk copy
-     * (ND4J's {@code toFloatMatrix} makes a view per row: about a minute for a million-row table).
+     * ({@link BulkArrays#floatValues}; ND4J's {@code toFloatMatrix} makes a view per row: about a
+     * minute for a million-row table).
      */
     private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows) {
         int rows = Math.toIntExact(matrix.size(0));
         int columns = Math.toIntExact(matrix.size(1));
-        float[] m = new float[rows * columns];                                                              // row-major
-        TableRows.read(matrix, 0, rows, m, 0);
+        float[] m = BulkArrays.floatValues(matrix);                                                         // (rows·columns), row-major
         float[] scale = new float[columns];
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < columns; j++) {
