@@ -5,7 +5,10 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import org.langid.model.graph.AlignedFloats;
+import org.langid.model.graph.HostMemory;
 import org.langid.model.graph.Nd4jFormat;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -50,12 +53,11 @@ public final class TrainingState {
      * where ND4J put it.
      */
     public void placeParameters(long element) {
-        if (!org.langid.model.graph.HostMemory.cpuBackend()
-                || parameters.dataType() != org.nd4j.linalg.api.buffer.DataType.FLOAT || parameters.isView()
-                || org.langid.model.graph.AlignedFloats.startsALine(parameters, element)) {
+        if (!HostMemory.cpuBackend() || parameters.dataType() != DataType.FLOAT || parameters.isView()
+                || AlignedFloats.startsALine(parameters, element)) {
             return;
         }
-        INDArray placed = org.langid.model.graph.AlignedFloats.vector(parameters.length(), element);
+        INDArray placed = AlignedFloats.vector(parameters.length(), element);
         placed.assign(parameters);
         parameters = placed;
     }
