@@ -141,15 +141,9 @@ public final class TableRows {
             HostMemory.written(table);
             return;
         }
-        for (int i = 0; i < rows.length; i++) {
+        for (int i = 0; i < rows.length; i++) {   // other types, through ND4J's accessors
             for (int j = 0; j < width; j++) {
-                double gradient = gradients[i * width + j];
-                if (floats.buffer != null) {
-                    float step = (float) gradient * r;
-                    floats.put(table, rows[i], j, width, (float) floats.get(table, rows[i], j, width) - step);
-                } else {
-                    floats.put(table, rows[i], j, width, table.getDouble(rows[i], j) - gradient * rate);
-                }
+                floats.put(table, rows[i], j, width, table.getDouble(rows[i], j) - gradients[i * width + j] * rate);
             }
         }
     }
