@@ -1,5 +1,6 @@
 package org.langid.model.train;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -334,7 +335,7 @@ public final class LocalSteps {
                 teacherTargets = Nd4j.concat(0, teacherTargets, teacherTargets);                        // (2B, C)
             }
             if (symbols != null) {
-                int[] both = java.util.Arrays.copyOf(symbols, 2 * symbols.length);                      // (2B·T)
+                int[] both = Arrays.copyOf(symbols, 2 * symbols.length);                                // (2B·T)
                 System.arraycopy(symbols, 0, both, symbols.length, symbols.length);
                 symbols = both;
             }
@@ -530,7 +531,7 @@ public final class LocalSteps {
                 labels[row] = data.labels()[index];
             }
             if (augmentation.share() > 0) {
-                augmentation.apply(symbols, t, java.util.Arrays.copyOfRange(indices, from, to), step);
+                augmentation.apply(symbols, t, Arrays.copyOfRange(indices, from, to), step);
             }
             return new Batch(Nd4j.createFromArray(symbols).reshape(b, t).castTo(DataType.INT32),
                     Nd4j.createFromArray(labels).castTo(DataType.INT32));
