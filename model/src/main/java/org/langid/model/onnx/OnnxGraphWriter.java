@@ -330,6 +330,13 @@ public final class OnnxGraphWriter {
      * minute for a million-row table).
      */
     private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows) {
+        return int8PerColumn(name, scaleName, matrix, zeroRows, 127, false);
+    }
+
+    /** Experiment knob: how linear layers' weights are stored. */
+    static String weightScheme = "s8";
+
+    private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows, int limit, boolean unsigned) {
         int rows = Math.toIntExact(matrix.size(0));
         int columns = Math.toIntExact(matrix.size(1));
         float[] m = BulkArrays.floatValues(matrix);                                                         // (rows·columns), row-major
@@ -340,12 +347,31 @@ public final class OnnxGraphWriter {
             }
         }
         for (int j = 0; j < columns; j++) {
-            scale[j] = scale[j] > 0 ? scale[j] / 127f : 1f;
+            scale[j] = scale[j] > 0 ? scale[j] / limit : 1f;
+        }
+        if (weightScheme.endsWith("mse") && limit < 127) {
+            for (int j = 0; j < columns; j++) {
+                float best = scale[j];
+                double bestError = Double.MAX_VALUE;
+                for (int step = 0; step <= 40; step++) {
+                    float s = scale[j] * (1f - step * 0.01f);
+                    double error = 0;
+                    for (int i = 0; i < rows; i++) {
+                        double q = Math.max(-limit, Math.min(limit, Math.rint(m[i * columns + j] / s)));
+                        error += (q * s - m[i * columns + j]) * (q * s - m[i * columns + j]);
+                    }
+                    if (error < bestError) {
+                        bestError = error;
+                        best = s;
+                    }
+                }
+                scale[j] = best;
+            }
         }
         byte[] quantised = new byte[(rows + zeroRows) * columns];
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < columns; j++) {
-                quantised[i * columns + j] = (byte) Math.max(-127, Math.min(127, Math.rint(m[i * columns + j] / scale[j])));
+                quantised[i * columns + j] = (byte) ((unsigned ? 128 : 0) + Math.max(-limit, Math.min(limit, Math.rint(m[i * columns + j] / scale[j]))));
             }
         }
         Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(scaleName)
@@ -353,7 +379,7 @@ public final class OnnxGraphWriter {
         for (float value : scale) {
             scales.addFloatData(value);
         }
-        return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
+        return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(unsigned ? Onnx.TensorProto.DataType.UINT8_VALUE : Onnx.TensorProto.DataType.INT8_VALUE)
                 .addDims(rows + (long) zeroRows).addDims(columns).setRawData(ByteString.copyFrom(quantised)).build(), scales.build());
     }
 
@@ -438,13 +464,27 @@ public final class OnnxGraphWriter {
         }
         // W ≈ Wq · scale per output column, Wq in [−127, 127]; x ≈ (xq − xZero) · xScale per call.
         String name = weight + "_int8";
-        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight), 0);
+        boolean unsigned = weightScheme.startsWith("u8");
+        int limit = weightScheme.startsWith("s7") ? 64 : 127;
+        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight), 0, limit, unsigned);
         int out = (int) parameters.get(weight).size(1);
         graph.addInitializer(quantised.values());                                                           // (in, out)
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(out).setRawData(ByteString.copyFrom(new byte[out])));                            // (out)
+        byte[] zeros = new byte[out];
+        java.util.Arrays.fill(zeros, (byte) (unsigned ? 128 : 0));
+        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(unsigned ? Onnx.TensorProto.DataType.UINT8_VALUE : Onnx.TensorProto.DataType.INT8_VALUE)
+                .addDims(out).setRawData(ByteString.copyFrom(zeros)));                            // (out)
         graph.addInitializer(quantised.scales());                                                           // (out)
         String prefix = "quantised_" + nodeCount++;
+        if (weightScheme.endsWith("row")) {
+            String absMax = node("ReduceMax", List.of(node("Abs", List.of(x))), a -> { a.add(intsAttribute("axes", -1)); a.add(intAttribute("keepdims", 1)); });
+            String rowScale = node("Div", List.of(node("Max", List.of(absMax, floatScalar("tiny" + nodeCount, 1e-30f))), floatScalar("s127_" + nodeCount, 127f)));
+            String q = node("Cast", List.of(node("Add", List.of(node("Round", List.of(node("Div", List.of(x, rowScale)))), floatScalar("f128_" + nodeCount, 128f)))),
+                    a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.UINT8_VALUE)));
+            String products = node("MatMulInteger", List.of(q, name, byteScalar("u128_" + nodeCount, (byte) 128), weight + "_zero"));
+            String asFloat = node("Cast", List.of(products), a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.FLOAT_VALUE)));
+            String scaled = node("Mul", List.of(asFloat, node("Mul", List.of(rowScale, weight + "_scale"))));
+            return bias == null ? scaled : node("Add", List.of(scaled, bias));
+        }
         graph.addNode(Onnx.NodeProto.newBuilder().setOpType("DynamicQuantizeLinear").setName(prefix).addInput(x)
                 .addOutput(prefix + "_x").addOutput(prefix + "_x_scale").addOutput(prefix + "_x_zero"));          // uint8 (N, in), scalars
         String products = node("MatMulInteger", List.of(prefix + "_x", name, prefix + "_x_zero", weight + "_zero"));  // int32 (N, out)
@@ -455,6 +495,11 @@ public final class OnnxGraphWriter {
 
     /** Whether {@code weight} is written in int8: in {@link Precision#INT8}, the blocks' linear layers and the n-gram projection. */
     private boolean quantised(String weight) {
+        for (String kept : weightScheme.split(":")) {
+            if (!kept.isEmpty() && weight.endsWith(kept) && kept != weightScheme.split(":")[0]) {
+                return false;
+            }
+        }
         return precision == Precision.INT8 && (LanguageIdGraph.NGRAM_PROJECTION.equals(weight)
                 || weight.matches("block[0-9]+/(attn/w[qkvo]|ffn/w[12])"));
     }

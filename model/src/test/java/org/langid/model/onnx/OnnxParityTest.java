@@ -294,7 +294,7 @@ class OnnxParityTest {
      * In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes.
      * The model's own config, so that an n-gram model gets its n-gram input.
      */
-    private static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
+    static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
         int t = config.window;
         float[] all = null;
         for (int from = 0; from < rows; from += 4096) {
