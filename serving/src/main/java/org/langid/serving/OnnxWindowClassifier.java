@@ -21,6 +21,8 @@ public final class OnnxWindowClassifier implements WindowClassifier {
     public static final String OUTPUT = "probabilities";
     /** Custom metadata of model.onnx: the model version it was written for. */
     public static final String MODEL_VERSION_KEY = "langid.model_version";
+    /** Custom metadata of model.int8.onnx: its weights' bits (7); int8 files without it have 8-bit weights. */
+    public static final String INT8_WEIGHT_BITS_KEY = "langid.int8_weight_bits";
 
     private final OrtEnvironment environment;
     private final OrtSession session;
@@ -91,11 +93,36 @@ public final class OnnxWindowClassifier implements WindowClassifier {
     }
 
     private String writtenFor() {
+        return metadata(MODEL_VERSION_KEY, "(none)");
+    }
+
+    private String metadata(String key, String otherwise) {
         try {
-            return session.getMetadata().getCustomMetadata().getOrDefault(MODEL_VERSION_KEY, "(none)");
+            return session.getMetadata().getCustomMetadata().getOrDefault(key, otherwise);
         } catch (OrtException e) {
             throw new IllegalArgumentException("model.onnx has unreadable metadata: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * For an int8 flavour: null when its integer products are exact on this CPU (always, for
+     * 7-bit weights), else why not: a file written with 8-bit weights, on integer kernels that sum
+     * byte pairs in int16 (x86-64 without VNNI). Its answers would then differ from the float
+     * graph's and from other CPUs', so loaders run model.onnx instead.
+     */
+    public String int8Inexactness() {
+        String bits = metadata(INT8_WEIGHT_BITS_KEY, "8");
+        int magnitude;
+        try {
+            magnitude = Integer.parseInt(bits) <= 7 ? 1 << (Integer.parseInt(bits) - 1) : IntegerKernels.EIGHT_BIT;
+        } catch (NumberFormatException e) {
+            magnitude = IntegerKernels.EIGHT_BIT;
+        }
+        if (magnitude >= 1 && IntegerKernels.exactWithWeightsUpTo(magnitude)) {
+            return null;
+        }
+        return (file == null ? "the int8 flavour" : file) + " has " + bits + "-bit weights, which this CPU's integer kernels ("
+                + IntegerKernels.instructionSet() + ") do not multiply exactly";
     }
 
     private long[] shapeOf(String name) {

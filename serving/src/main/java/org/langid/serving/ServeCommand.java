@@ -58,7 +58,7 @@ public final class ServeCommand implements Callable<Integer> {
     int maxWindowsPerText;
 
     @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "onnx",
-            description = "onnx (ONNX Runtime, a version's model.int8.onnx when it has one, else model.onnx) or onnx-float "
+            description = "onnx (ONNX Runtime, a version's model.int8.onnx when it has one that is exact on this CPU, else model.onnx) or onnx-float "
                     + "(model.onnx, float32 as trained). Default: ${DEFAULT-VALUE}.")
     String engine;
 
@@ -101,7 +101,7 @@ public final class ServeCommand implements Callable<Integer> {
         }, "langid-serve-shutdown"));
         String address = host.contains(":") ? "[" + host + "]" : host;   // an IPv6 literal needs brackets in a URL
         System.out.println("serving model " + server.modelVersion() + " on http://" + address + ":" + server.port()
-                + " (POST /v1/detect, GET /healthz, GET /v1/model)");
+                + " (POST /v1/detect, GET /healthz, GET /v1/model), run by " + server.engine());
         stopped.await();
         return 0;
     }

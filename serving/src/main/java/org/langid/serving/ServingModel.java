@@ -70,8 +70,9 @@ public final class ServingModel implements AutoCloseable {
     }
 
     /**
-     * @param int8 run {@value #ONNX_INT8} when the artefact has it (the default: as accurate within
-     *             a hundredth of a point, ~1.2× faster); false: {@value #ONNX}, float32 as trained
+     * @param int8 run {@value #ONNX_INT8} when the artefact has it and its integer products are
+     *             exact on this CPU (the default: as accurate within a hundredth of a point, ~1.1×
+     *             faster); false: {@value #ONNX}, float32 as trained
      */
     public static ServingModel load(Path location, TextDetector.Options options, int intraOpThreads, int parallelism, boolean int8) {
         Path directory = resolve(location);
@@ -92,7 +93,21 @@ public final class ServingModel implements AutoCloseable {
         if (window < 1 || languages.isEmpty()) {
             throw new ModelLoadException(directory + "/" + MANIFEST + " names no window length or no languages: the artefact is damaged");
         }
-        String flavour = int8 && manifest.path("files").has(ONNX_INT8) ? ONNX_INT8 : ONNX;
+        boolean fast = int8 && manifest.path("files").has(ONNX_INT8);
+        OnnxWindowClassifier classifier = open(directory, location, manifest, fast ? ONNX_INT8 : ONNX, version, window, languages.size(),
+                intraOpThreads, fast ? ONNX_INT8 : ONNX);
+        String inexact = fast ? classifier.int8Inexactness() : null;
+        if (inexact != null) {
+            classifier.close();
+            classifier = open(directory, location, manifest, ONNX, version, window, languages.size(), intraOpThreads,
+                    ONNX + " instead of " + inexact + "; 'langid export --add-onnx' rewrites it with 7-bit weights");
+        }
+        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options, parallelism));
+    }
+
+    /** The artefact's {@code flavour} file, read, checked against its SHA-256 and opened; {@code label} names it in the engine. */
+    private static OnnxWindowClassifier open(Path directory, Path location, ObjectNode manifest, String flavour, String version, int window,
+                                             int classes, int intraOpThreads, String label) {
         JsonNode listed = manifest.path("files").path(flavour).path("sha256");
         if (listed.isMissingNode()) {
             throw new ModelLoadException(directory + " has no " + ONNX + " (an artefact made before the ONNX flavour): give it one with "
@@ -108,7 +123,7 @@ public final class ServingModel implements AutoCloseable {
         OnnxWindowClassifier classifier = null;
         IllegalArgumentException unloadable = null;
         try {
-            classifier = new OnnxWindowClassifier(onnx, version, window, languages.size(), intraOpThreads, flavour);
+            classifier = new OnnxWindowClassifier(onnx, version, window, classes, intraOpThreads, label);
         } catch (IllegalArgumentException e) {
             unloadable = e;
         }
@@ -124,7 +139,7 @@ public final class ServingModel implements AutoCloseable {
         if (unloadable != null) {
             throw new ModelLoadException(directory + ": " + unloadable.getMessage());
         }
-        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options, parallelism));
+        return classifier;
     }
 
     /**

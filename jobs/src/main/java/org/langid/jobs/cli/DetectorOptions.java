@@ -38,7 +38,7 @@ public final class DetectorOptions {
     boolean foldCapitals;
 
     @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "onnx",
-            description = "What runs the model: onnx (ONNX Runtime, the artefact's model.int8.onnx when it has one, else model.onnx), "
+            description = "What runs the model: onnx (ONNX Runtime, the artefact's model.int8.onnx when it has one that is exact on this CPU, else model.onnx), "
                     + "onnx-float (model.onnx, float32 as trained) or samediff (graph.fb, op by op: the training truth, several times "
                     + "slower). Artefacts without model.onnx fall back to samediff. Default: ${DEFAULT-VALUE}.")
     String engine;

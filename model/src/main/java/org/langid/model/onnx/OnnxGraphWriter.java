@@ -12,6 +12,7 @@ import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.serving.IntegerKernels;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -41,28 +42,34 @@ public final class OnnxGraphWriter {
     public static final String OUTPUT = org.langid.serving.OnnxWindowClassifier.OUTPUT;
     /** Metadata naming the model version the file was written for: a loader refuses a file from another model. */
     public static final String MODEL_VERSION_KEY = org.langid.serving.OnnxWindowClassifier.MODEL_VERSION_KEY;
+    /** Metadata of the int8 flavour: its weights' bits (7); int8 files without it have 8-bit weights. */
+    public static final String INT8_WEIGHT_BITS_KEY = org.langid.serving.OnnxWindowClassifier.INT8_WEIGHT_BITS_KEY;
 
     /**
-     * FLOAT: every product in float32, as trained. INT8: the blocks' linear layers and the n-gram
-     * projection as ONNX Runtime's dynamic quantisation writes them (activations quantised per
-     * batch to uint8, weights to int8 per output column, int32 products scaled back to float;
-     * fused at load into one kernel), the n-gram table in int8 (per column), the rest in float.
-     * ~1.2× the windows per second on a Zen 4, the same accuracy within a hundredth of a point
-     * (bench/DETECT.md).
+     * FLOAT: every product in float32, as trained. INT8: the blocks' linear layers as ONNX
+     * Runtime's dynamic quantisation writes them (activations quantised per batch to uint8,
+     * weights to 7-bit int8 per output column, int32 products scaled back to float; fused at load
+     * into one kernel), the n-gram table in int8 (per column), the rest in float. 7-bit weights
+     * keep every integer product exact on every x86-64 CPU ({@link IntegerKernels}), so the
+     * answers do not depend on the CPU; the n-gram projection stays in float, where int8 cost
+     * agreement and saved no time. ~1.08× the windows per second of FLOAT on a Zen 3 (bench/INT8.md).
      */
     public enum Precision { FLOAT, INT8 }
 
     private final ModelConfig config;
     private final Precision precision;
     private final NgramFilter filter;
+    /** The largest |int8 weight|: {@link IntegerKernels#EXACT_EVERYWHERE}; 127 only for tests of 8-bit files. */
+    private final int weightLimit;
     private final Onnx.GraphProto.Builder graph = Onnx.GraphProto.newBuilder();
     private Map<String, INDArray> parameters;
     private int nodeCount;
 
-    private OnnxGraphWriter(ModelConfig config, Precision precision, NgramFilter filter) {
+    private OnnxGraphWriter(ModelConfig config, Precision precision, NgramFilter filter, int weightLimit) {
         this.config = config;
         this.precision = precision;
         this.filter = filter;
+        this.weightLimit = weightLimit;
     }
 
     /** The serialised ONNX model of {@code parameters} (a flat vector laid out by {@link ParameterLayout}). */
@@ -81,22 +88,38 @@ public final class OnnxGraphWriter {
      * n-gram: what validation during training runs, since the filter is made after training.
      */
     public static byte[] write(ModelConfig config, INDArray parameters, String modelVersion, Precision precision, NgramFilter filter) {
+        return write(config, parameters, modelVersion, precision, filter, IntegerKernels.EXACT_EVERYWHERE);
+    }
+
+    /**
+     * The int8 flavour as it was written before its weights had 7 bits: 8-bit weights, no
+     * {@link #INT8_WEIGHT_BITS_KEY}. Exact only where the integer kernels sum in int32 (VNNI); for
+     * tests of how loaders treat such files.
+     */
+    static byte[] writeWithEightBitWeights(ModelConfig config, INDArray parameters, String modelVersion, NgramFilter filter) {
+        return write(config, parameters, modelVersion, Precision.INT8, filter, IntegerKernels.EIGHT_BIT);
+    }
+
+    private static byte[] write(ModelConfig config, INDArray parameters, String modelVersion, Precision precision, NgramFilter filter,
+                                int weightLimit) {
         config.validated();
         if (filter != null && (!config.ngramFiltered() || filter.size() != config.ngramFilterBits)) {
             throw new IllegalArgumentException("an n-gram filter of " + filter.size() + " bits for a model with ngram_filter_bits " + config.ngramFilterBits);
         }
-        OnnxGraphWriter writer = new OnnxGraphWriter(config, precision, filter);
+        OnnxGraphWriter writer = new OnnxGraphWriter(config, precision, filter, weightLimit);
         writer.define(ParameterLayout.of(config).views(parameters.castTo(DataType.FLOAT)));
-        Onnx.ModelProto model = Onnx.ModelProto.newBuilder()
+        Onnx.ModelProto.Builder model = Onnx.ModelProto.newBuilder()
                 .setIrVersion(IR_VERSION)
                 .addOpsetImport(Onnx.OperatorSetIdProto.newBuilder().setDomain("").setVersion(OPSET))
                 .setProducerName("langid")
                 .setModelVersion(1)
                 .setDocString("langid language identifier " + modelVersion + ": 16-character windows → language probabilities")
                 .setGraph(writer.graph.setName("langid"))
-                .addMetadataProps(Onnx.StringStringEntryProto.newBuilder().setKey(MODEL_VERSION_KEY).setValue(modelVersion))
-                .build();
-        return model.toByteArray();
+                .addMetadataProps(Onnx.StringStringEntryProto.newBuilder().setKey(MODEL_VERSION_KEY).setValue(modelVersion));
+        if (precision == Precision.INT8 && weightLimit == IntegerKernels.EXACT_EVERYWHERE) {
+            model.addMetadataProps(Onnx.StringStringEntryProto.newBuilder().setKey(INT8_WEIGHT_BITS_KEY).setValue("7"));
+        }
+        return model.build().toByteArray();
     }
 
     private void define(Map<String, INDArray> trained) {
@@ -313,7 +336,7 @@ public final class OnnxGraphWriter {
      * the float table's bytes, which is most of the file, so the int8 flavour loads ~0.1 s sooner.
      */
     private void addInt8Table(INDArray table) {
-        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, table, 1);  // the last row stays 0
+        Int8Matrix quantised = int8PerColumn(NGRAM_ROWS_INT8, NGRAM_ROWS_SCALE, table, 1, 127);  // the last row stays 0; only cast, never multiplied in int8
         graph.addInitializer(quantised.values());                                                           // (buckets + 1, e)
         graph.addInitializer(quantised.scales());                                                           // (e)
     }
@@ -324,19 +347,12 @@ public final class OnnxGraphWriter {
 
     /**
      * {@code matrix} (rows, columns) as int8 tensor {@code name}, m ≈ q · scale with one symmetric
-     * scale per column (its largest |value| maps to 127), the scales as float tensor
+     * scale per column (its largest |value| maps to {@code limit}), the scales as float tensor
      * {@code scaleName}; {@code zeroRows} rows of 0 appended. The values are read in one bulk copy
      * ({@link BulkArrays#floatValues}; ND4J's {@code toFloatMatrix} makes a view per row: about a
      * minute for a million-row table).
      */
-    private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows) {
-        return int8PerColumn(name, scaleName, matrix, zeroRows, 127, false);
-    }
-
-    /** Experiment knob: how linear layers' weights are stored. */
-    static String weightScheme = "s8";
-
-    private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows, int limit, boolean unsigned) {
+    private static Int8Matrix int8PerColumn(String name, String scaleName, INDArray matrix, int zeroRows, int limit) {
         int rows = Math.toIntExact(matrix.size(0));
         int columns = Math.toIntExact(matrix.size(1));
         float[] m = BulkArrays.floatValues(matrix);                                                         // (rows·columns), row-major
@@ -349,29 +365,10 @@ public final class OnnxGraphWriter {
         for (int j = 0; j < columns; j++) {
             scale[j] = scale[j] > 0 ? scale[j] / limit : 1f;
         }
-        if (weightScheme.endsWith("mse") && limit < 127) {
-            for (int j = 0; j < columns; j++) {
-                float best = scale[j];
-                double bestError = Double.MAX_VALUE;
-                for (int step = 0; step <= 40; step++) {
-                    float s = scale[j] * (1f - step * 0.01f);
-                    double error = 0;
-                    for (int i = 0; i < rows; i++) {
-                        double q = Math.max(-limit, Math.min(limit, Math.rint(m[i * columns + j] / s)));
-                        error += (q * s - m[i * columns + j]) * (q * s - m[i * columns + j]);
-                    }
-                    if (error < bestError) {
-                        bestError = error;
-                        best = s;
-                    }
-                }
-                scale[j] = best;
-            }
-        }
         byte[] quantised = new byte[(rows + zeroRows) * columns];
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < columns; j++) {
-                quantised[i * columns + j] = (byte) ((unsigned ? 128 : 0) + Math.max(-limit, Math.min(limit, Math.rint(m[i * columns + j] / scale[j]))));
+                quantised[i * columns + j] = (byte) Math.max(-limit, Math.min(limit, Math.rint(m[i * columns + j] / scale[j])));
             }
         }
         Onnx.TensorProto.Builder scales = Onnx.TensorProto.newBuilder().setName(scaleName)
@@ -379,7 +376,7 @@ public final class OnnxGraphWriter {
         for (float value : scale) {
             scales.addFloatData(value);
         }
-        return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(unsigned ? Onnx.TensorProto.DataType.UINT8_VALUE : Onnx.TensorProto.DataType.INT8_VALUE)
+        return new Int8Matrix(Onnx.TensorProto.newBuilder().setName(name).setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
                 .addDims(rows + (long) zeroRows).addDims(columns).setRawData(ByteString.copyFrom(quantised)).build(), scales.build());
     }
 
@@ -462,29 +459,15 @@ public final class OnnxGraphWriter {
         if (!quantised(weight)) {
             return bias == null ? node("MatMul", List.of(x, weight)) : node("Gemm", List.of(x, weight, bias));
         }
-        // W ≈ Wq · scale per output column, Wq in [−127, 127]; x ≈ (xq − xZero) · xScale per call.
+        // W ≈ Wq · scale per output column, Wq in [−64, 64]; x ≈ (xq − xZero) · xScale per call.
         String name = weight + "_int8";
-        boolean unsigned = weightScheme.startsWith("u8");
-        int limit = weightScheme.startsWith("s7") ? 64 : 127;
-        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight), 0, limit, unsigned);
+        Int8Matrix quantised = int8PerColumn(name, weight + "_scale", parameters.get(weight), 0, weightLimit);
         int out = (int) parameters.get(weight).size(1);
         graph.addInitializer(quantised.values());                                                           // (in, out)
-        byte[] zeros = new byte[out];
-        java.util.Arrays.fill(zeros, (byte) (unsigned ? 128 : 0));
-        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(unsigned ? Onnx.TensorProto.DataType.UINT8_VALUE : Onnx.TensorProto.DataType.INT8_VALUE)
-                .addDims(out).setRawData(ByteString.copyFrom(zeros)));                            // (out)
+        graph.addInitializer(Onnx.TensorProto.newBuilder().setName(weight + "_zero").setDataType(Onnx.TensorProto.DataType.INT8_VALUE)
+                .addDims(out).setRawData(ByteString.copyFrom(new byte[out])));                            // (out)
         graph.addInitializer(quantised.scales());                                                           // (out)
         String prefix = "quantised_" + nodeCount++;
-        if (weightScheme.endsWith("row")) {
-            String absMax = node("ReduceMax", List.of(node("Abs", List.of(x))), a -> { a.add(intsAttribute("axes", -1)); a.add(intAttribute("keepdims", 1)); });
-            String rowScale = node("Div", List.of(node("Max", List.of(absMax, floatScalar("tiny" + nodeCount, 1e-30f))), floatScalar("s127_" + nodeCount, 127f)));
-            String q = node("Cast", List.of(node("Add", List.of(node("Round", List.of(node("Div", List.of(x, rowScale)))), floatScalar("f128_" + nodeCount, 128f)))),
-                    a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.UINT8_VALUE)));
-            String products = node("MatMulInteger", List.of(q, name, byteScalar("u128_" + nodeCount, (byte) 128), weight + "_zero"));
-            String asFloat = node("Cast", List.of(products), a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.FLOAT_VALUE)));
-            String scaled = node("Mul", List.of(asFloat, node("Mul", List.of(rowScale, weight + "_scale"))));
-            return bias == null ? scaled : node("Add", List.of(scaled, bias));
-        }
         graph.addNode(Onnx.NodeProto.newBuilder().setOpType("DynamicQuantizeLinear").setName(prefix).addInput(x)
                 .addOutput(prefix + "_x").addOutput(prefix + "_x_scale").addOutput(prefix + "_x_zero"));          // uint8 (N, in), scalars
         String products = node("MatMulInteger", List.of(prefix + "_x", name, prefix + "_x_zero", weight + "_zero"));  // int32 (N, out)
@@ -493,15 +476,13 @@ public final class OnnxGraphWriter {
         return bias == null ? scaled : node("Add", List.of(scaled, bias));
     }
 
-    /** Whether {@code weight} is written in int8: in {@link Precision#INT8}, the blocks' linear layers and the n-gram projection. */
+    /**
+     * Whether {@code weight} is written in int8: in {@link Precision#INT8}, the blocks' linear
+     * layers. (The n-gram projection, 16 inputs wide, stays in float: in int8 it was most of the
+     * flavour's disagreement with the float graph and no faster.)
+     */
     private boolean quantised(String weight) {
-        for (String kept : weightScheme.split(":")) {
-            if (!kept.isEmpty() && weight.endsWith(kept) && kept != weightScheme.split(":")[0]) {
-                return false;
-            }
-        }
-        return precision == Precision.INT8 && (LanguageIdGraph.NGRAM_PROJECTION.equals(weight)
-                || weight.matches("block[0-9]+/(attn/w[qkvo]|ffn/w[12])"));
+        return precision == Precision.INT8 && weight.matches("block[0-9]+/(attn/w[qkvo]|ffn/w[12])");
     }
 
     /** The (d, 1) column of 1/d and ε that every {@link #layerNorm} shares. */

@@ -36,7 +36,8 @@ public final class LanguageDetector implements AutoCloseable {
     public enum Engine {
         /**
          * The artefact's fastest ONNX flavour through ONNX Runtime, batched: model.int8.onnx when it has
-         * one, else model.onnx; falls back to SameDiff when it has neither.
+         * one whose integer products are exact on this CPU, else model.onnx; falls back to SameDiff
+         * when it has neither.
          */
         ONNX,
         /** model.onnx (float32, as trained) through ONNX Runtime, even when model.int8.onnx is there. */
@@ -115,8 +116,15 @@ public final class LanguageDetector implements AutoCloseable {
             var onnx = int8 ? artefact.onnxInt8Model() : artefact.onnxModel();
             if (onnx.isPresent()) {
                 // One thread per model call: the detector runs batches side by side instead.
-                return new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window, manifest.languages().size(), 1,
-                        int8 ? ModelArtefact.ONNX_INT8 : ModelArtefact.ONNX);
+                OnnxWindowClassifier classifier = new OnnxWindowClassifier(onnx.get(), manifest.modelVersion(), window,
+                        manifest.languages().size(), 1, int8 ? ModelArtefact.ONNX_INT8 : ModelArtefact.ONNX);
+                String inexact = int8 ? classifier.int8Inexactness() : null;
+                if (inexact == null || artefact.onnxModel().isEmpty()) {
+                    return classifier;
+                }
+                classifier.close();
+                return new OnnxWindowClassifier(artefact.onnxModel().get(), manifest.modelVersion(), window, manifest.languages().size(), 1,
+                        ModelArtefact.ONNX + " instead of " + inexact + "; 'langid export --add-onnx' rewrites it with 7-bit weights");
             }
             LOG.warn("model {} has no {}: detection runs its SameDiff graph, several times slower "
                     + "(langid export --add-onnx adds the flavour)", manifest.modelVersion(), ModelArtefact.ONNX);

@@ -19,6 +19,7 @@ import org.langid.model.graph.NgramFilter;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.SampleCorpus;
+import org.langid.serving.IntegerKernels;
 import org.langid.serving.OnnxWindowClassifier;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -28,6 +29,11 @@ import org.nd4j.linalg.factory.Nd4j;
  * The ONNX flavour computes what the SameDiff graph computes: probabilities within 1e-4 on
  * every window of the sample's test split (stride 1, as prepare cuts them) and on padded
  * windows of every length, for the released model and for the seed tutorial's block.
+ *
+ * <p>The int8 flavour is other arithmetic, so it is held to the language it chooses. Its integer
+ * products are exact on every CPU (7-bit weights; {@code IntegerKernelsTest} checks the kernels
+ * here), so its bounds below are measured ones that hold on every CPU, with a margin for the
+ * float rounding that does differ between instruction sets.
  */
 class OnnxParityTest {
 
@@ -68,9 +74,10 @@ class OnnxParityTest {
     }
 
     /**
-     * The int8 flavour against the float graph: the same language on ≥ 99.8% of the windows
-     * (99.94% for the release), accuracy within 0.05 points, mean probability difference below
-     * 0.002; and really quantised (some probability differs by more than 1e-3).
+     * The int8 flavour against the float graph: the same language on ≥ 99.9% of the windows
+     * (measured: 99.94% on a Zen 3, in batches of 16, 256 and 4,096), accuracy within 0.05 points
+     * (measured: +0.01), mean probability difference below 0.002; and really quantised (some
+     * probability differs by more than 1e-3).
      */
     private static void assertAsAccurate(float[] expected, float[] quantised, int[] labels, int classes) {
         int rows = expected.length / classes;
@@ -93,11 +100,11 @@ class OnnxParityTest {
                 largest = Math.max(largest, difference);
             }
         }
-        String summary = String.format("int8: the same language on %d of %d windows, accuracy %.3f%% against %.3f%% in float, "
-                + "mean |Δp| %.5f, largest %.4f", sameLanguage, rows, 100.0 * rightInt8 / labels.length, 100.0 * rightFloat / labels.length,
-                differenceSum / expected.length, largest);
+        String summary = String.format("int8 on %s: the same language on %d of %d windows (%.3f%%), accuracy %.3f%% against %.3f%% "
+                + "in float, mean |Δp| %.5f, largest %.4f", IntegerKernels.instructionSet(), sameLanguage, rows, 100.0 * sameLanguage / rows,
+                100.0 * rightInt8 / labels.length, 100.0 * rightFloat / labels.length, differenceSum / expected.length, largest);
         System.out.println(summary);
-        assertTrue(sameLanguage >= 0.998 * rows, summary);
+        assertTrue(sameLanguage >= 0.999 * rows, summary);
         assertTrue(Math.abs(rightInt8 - rightFloat) <= 0.0005 * labels.length, summary);
         assertTrue(differenceSum / expected.length < 0.002, summary);
         assertTrue(largest > 1e-3, "the int8 flavour computes in int8: " + summary);
@@ -177,7 +184,9 @@ class OnnxParityTest {
                 OnnxGraphWriter.write(config, parameters, "test"), "test", config.window, config.classes(), 1)) {
             assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
         }
-        // The int8 flavour's table (int8, a scale per column) and projection: the same language almost everywhere.
+        // The int8 flavour's table (int8, a scale per column): the same language almost everywhere
+        // (measured: 99.18% with ngram_dim 0, 98.92% with 16; random weights and a table ×50 make
+        // many windows close calls).
         try (OnnxWindowClassifier int8 = new OnnxWindowClassifier(OnnxGraphWriter.write(config, parameters, "test",
                 OnnxGraphWriter.Precision.INT8), "test", config.window, config.classes(), 1)) {
             float[] quantised = probabilitiesInBatches(int8, symbols, rows, config.window);
@@ -185,8 +194,10 @@ class OnnxParityTest {
             for (int row = 0; row < rows; row++) {
                 same += argmax(expected, row * config.classes(), config.classes()) == argmax(quantised, row * config.classes(), config.classes()) ? 1 : 0;
             }
-            System.out.printf("int8, ngram_dim %d: the same language on %d of %d windows%n", ngramDim, same, rows);
-            assertTrue(same >= 0.98 * rows, "int8, ngram_dim " + ngramDim + ": the same language on " + same + " of " + rows);
+            String summary = String.format("int8 on %s, ngram_dim %d: the same language on %d of %d windows (%.2f%%)",
+                    IntegerKernels.instructionSet(), ngramDim, same, rows, 100.0 * same / rows);
+            System.out.println(summary);
+            assertTrue(same >= 0.985 * rows, summary);
         }
         // And the n-grams matter: without the table the same windows come out otherwise.
         layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).assign(0);
@@ -237,7 +248,10 @@ class OnnxParityTest {
             for (int row = 0; row < rows; row++) {
                 same += argmax(expected, row * config.classes(), config.classes()) == argmax(quantised, row * config.classes(), config.classes()) ? 1 : 0;
             }
-            assertTrue(same >= 0.98 * rows, "int8 with the filter: the same language on " + same + " of " + rows);
+            String summary = String.format("int8 on %s with the filter: the same language on %d of %d windows (%.2f%%)",
+                    IntegerKernels.instructionSet(), same, rows, 100.0 * same / rows);
+            System.out.println(summary);
+            assertTrue(same >= 0.985 * rows, summary + "; measured 99.13%");
         }
 
         ModelConfig unfilteredConfig = filterTestConfig(0);
@@ -294,7 +308,7 @@ class OnnxParityTest {
      * In batches of 4,096, as the detector runs it: one call on 100k windows allocates gigabytes.
      * The model's own config, so that an n-gram model gets its n-gram input.
      */
-    static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
+    private static float[] sameDiffProbabilities(SameDiff graph, ModelConfig config, int[] symbols, int rows) {
         int t = config.window;
         float[] all = null;
         for (int from = 0; from < rows; from += 4096) {

@@ -174,6 +174,11 @@ public final class DetectionServer implements AutoCloseable {
         return model.get().modelVersion();
     }
 
+    /** What runs the model now, e.g. "onnxruntime 1.29.0 (model.int8.onnx)". */
+    public String engine() {
+        return model.get().detector().classifier().engine();
+    }
+
     /**
      * Serves the registry's current version from now on if it is not the one being served.
      *
