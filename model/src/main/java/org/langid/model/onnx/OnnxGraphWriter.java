@@ -52,7 +52,7 @@ public final class OnnxGraphWriter {
      * into one kernel), the n-gram table in int8 (per column), the rest in float. 7-bit weights
      * keep every integer product exact on every x86-64 CPU ({@link IntegerKernels}), so the
      * answers do not depend on the CPU; the n-gram projection stays in float, where int8 cost
-     * agreement and saved no time. ~1.08× the windows per second of FLOAT on a Zen 3 (bench/INT8.md).
+     * agreement and saved no time. 0.91–0.93 of FLOAT's time on a Zen 3 (bench/INT8.md).
      */
     public enum Precision { FLOAT, INT8 }
 
