@@ -51,7 +51,7 @@ public final class ArtefactExport {
             throw new ArtefactException(summaryFile + " is not valid JSON: " + e.getMessage());
         }
         ObjectNode wrapper = JSON.createObjectNode();
-        wrapper.set("model", summary.path("model"));
+        wrapper.set("model", ModelConfig.withoutRetiredKeys(summary.path("model")));
         ModelConfig config = ConfigTree.parse(wrapper.toString(), summaryFile).section("model", ModelConfig.class);
 
         TrainingState state;

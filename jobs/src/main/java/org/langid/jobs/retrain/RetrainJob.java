@@ -239,8 +239,6 @@ public final class RetrainJob {
         json.remove("distillation");   // how it is trained, not its shape
         json.remove("ngram_filter_bits");   // made from the training data, not a parameter
         json.remove("ngram_dropout");   // how it is trained, not its shape
-        json.remove("consistency");   // how it is trained, not its shape
-        json.remove("sharpness");   // how it is trained, not its shape
         return json;
     }
 

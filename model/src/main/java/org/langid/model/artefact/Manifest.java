@@ -90,7 +90,7 @@ public final class Manifest {
     /** The model section, parsed and validated as a profile's {@code model:} would be. */
     public ModelConfig modelConfig() {
         ObjectNode wrapper = JSON.createObjectNode();
-        wrapper.set("model", document.get("model"));
+        wrapper.set("model", ModelConfig.withoutRetiredKeys(document.get("model")));
         return ConfigTree.parse(wrapper.toString(), "manifest.json").section("model", ModelConfig.class);
     }
 

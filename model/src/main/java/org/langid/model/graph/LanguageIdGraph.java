@@ -240,36 +240,8 @@ public final class LanguageIdGraph {
                 SDVariable teacher = sd.placeHolder(TEACHER, dt, -1, config.classes());                // (B, C)
                 target = target.mul(1 - weight).add(teacher.mul(weight));                              // (B, C)
             }
-            SDVariable loss;
-            String crossEntropy = config.consistency > 0 ? "cross_entropy" : LOSS;   // the loss itself, or its first term
-            if (ModelConfig.LOSS_OVA.equals(config.loss)) {
-                // Per window, the sum over the languages of the sigmoid cross-entropy, in its stable form
-                // max(z, 0) - z·y + log(1 + exp(-|z|)); mean over the windows. Written from primitives:
-                // SameDiff M2.1 seeds a loss op's backward with 1, so sd.loss.sigmoidCrossEntropy(…).mul(C)
-                // had the gradient of the mean over (B, C), a C-th of the loss's (finite differences).
-                // Label smoothing gives the same target as softmax's: 1 - ε + ε/C and ε/C.
-                SDVariable smoothed = config.labelSmoothing > 0
-                        ? target.mul(1 - config.labelSmoothing).add(config.labelSmoothing / config.classes()) : target; // (B, C)
-                SDVariable perEntry = relu(logits).sub(logits.mul(smoothed))
-                        .add(sd.math.log1p(sd.math.exp(sd.math.abs(logits).neg())));                   // (B, C)
-                loss = perEntry.sum(1).mean().rename(crossEntropy);                                      // ()
-            } else {
-                loss = sd.loss.softmaxCrossEntropy(crossEntropy, target, logits, null, LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT,
-                        config.labelSmoothing);                                                        // ()
-            }
-            if (config.consistency > 0) {
-                // Rows [0, B) and [B, 2B) are the same windows under independent n-gram dropout:
-                // the symmetric KL of their predictions, sum over C of (p_a - p_b)(log p_a - log p_b),
-                // meaned over the B windows. log p from primitives (sd.nn.logSoftmax has no gradient function in M2.1).
-                SDVariable shifted = logits.sub(logits.max(true, 1));                                    // (2B, C)
-                SDVariable logP = shifted.sub(sd.math.log(sd.math.exp(shifted).sum(true, 1)));            // (2B, C)
-                SDVariable probs = sd.math.exp(logP);                                                       // (2B, C)
-                SDVariable halves = sd.constant(Nd4j.create(new double[][] {{1, -1}}).castTo(dt));       // (1, 2)
-                SDVariable pDiff = sd.mmul(halves, sd.reshape(probs, 2, -1));                            // (1, B·C)
-                SDVariable logDiff = sd.mmul(halves, sd.reshape(logP, 2, -1));                           // (1, B·C)
-                SDVariable kl = sd.reshape(pDiff.mul(logDiff), -1, config.classes()).sum(1).mean();      // ()
-                loss = loss.add(kl.mul(config.consistency)).rename(LOSS);                                // ()
-            }
+            SDVariable loss = sd.loss.softmaxCrossEntropy(LOSS, target, logits, null,
+                    LossReduce.MEAN_BY_NONZERO_WEIGHT_COUNT, 0.0);                                     // ()
             sd.setLossVariables(loss);
         }
     }

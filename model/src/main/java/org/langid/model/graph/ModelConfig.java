@@ -1,5 +1,7 @@
 package org.langid.model.graph;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +32,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public static final String SEED = "seed";
     public static final String NGRAM_INIT_NORMAL = "normal";
     public static final String NGRAM_INIT_ZERO = "zero";
-    public static final String LOSS_SOFTMAX = "softmax";
-    public static final String LOSS_OVA = "ova";
 
     public int window = 16;
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
@@ -42,20 +42,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public int ffn = 128;
     /** Probability of dropping an activation while training (after attention and feed-forward); 0 disables. */
     public double dropout = 0.0;
-    /**
-     * Label smoothing of the training loss: the target puts 1 - ε + ε/C on the language and ε/C
-     * on each other one (C languages); 0: plain cross-entropy. Training only.
-     */
-    public double labelSmoothing = 0.0;
     /** Training on the probabilities of teacher models beside the labels (training only). */
     public Distillation distillation = new Distillation();
-    /**
-     * Training loss: softmax (cross-entropy of the softmax over the languages) or ova (one
-     * versus all, fastText's {@code -loss ova}: an independent sigmoid cross-entropy per
-     * language, summed over the languages). Serving takes the softmax of the logits either way,
-     * so the argmax is the same function of the logits.
-     */
-    public String loss = LOSS_SOFTMAX;
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -97,27 +85,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * read windows with such gaps. 0: every n-gram selects its row.
      */
     public double ngramDropout = 0.0;
-    /**
-     * Training only (R-Drop): each window is shown twice in a step, with independent n-gram
-     * dropout, and this weight times the symmetric KL divergence of the two predictions is added
-     * to the loss. 0: each window once.
-     */
-    public double consistency = 0.0;
-    /**
-     * Training only (sharpness-aware minimisation, Foret et al. 2021): each step takes its gradient
-     * where the batch's loss rises fastest within this distance of the parameters (they are moved
-     * by sharpness times the batch's gradient over its norm, the table's selected rows included),
-     * then applies it to the parameters themselves, so training settles where the loss is flat.
-     * Twice the arithmetic of a step. 0: off.
-     */
-    public double sharpness = 0.0;
     public Optimizer optimizer = new Optimizer();
     /** Seeds parameter initialisation, shuffling and dropout. */
     public long seed = 12345L;
 
+    /** Adam, with a warm-up and an optional decay; the n-gram table may learn by its own rule. */
     public static class Optimizer implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
-        public String name = "adam";
         public double learningRate = 2e-3;
         public double beta1 = 0.9;
         public double beta2 = 0.999;
@@ -187,9 +161,27 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
                 "model.distillation.self_teacher_model");
         teacher.seed = seed + i;
         teacher.distillation = new Distillation();
-        teacher.consistency = 0;
-        teacher.sharpness = 0;
         return teacher;
+    }
+
+    /** Training-only keys of earlier versions (experiments that gained nothing: bench/EXPERIMENTS.md). */
+    private static final List<String> RETIRED_KEYS = List.of("loss", "label_smoothing", "consistency", "sharpness");
+
+    /**
+     * A {@code model} section as manifests and training summaries of earlier versions wrote it,
+     * without the training-only keys since retired, so that those files keep loading: none of
+     * them changes how a trained model reads a window.
+     */
+    public static JsonNode withoutRetiredKeys(JsonNode model) {
+        if (!(model instanceof ObjectNode object)) {
+            return model;
+        }
+        ObjectNode copy = object.deepCopy();
+        copy.remove(RETIRED_KEYS);
+        if (copy.get("optimizer") instanceof ObjectNode optimizer) {
+            optimizer.remove("name");   // Adam is the only optimiser
+        }
+        return copy;
     }
 
     /** The tutorial's own classifier (seed 001): embedding 8, one unscaled head of size 16, no blocks. */
@@ -302,14 +294,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         } else if (ngramDropout > 0 && ngramBuckets == 0) {
             problems.add("ngram_dropout needs n-grams (ngram_buckets > 0)");
         }
-        if (consistency < 0) {
-            problems.add("consistency must be 0 (off) or more, got " + consistency);
-        } else if (consistency > 0 && ngramDropout == 0 && dropout == 0) {
-            problems.add("consistency needs ngram_dropout or dropout above 0: without them a window's two copies predict the same");
-        }
-        if (sharpness < 0) {
-            problems.add("sharpness must be 0 (off) or more, got " + sharpness);
-        }
         if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
             problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);
         } else if (ngramFilterBits > 0 && ngramBuckets == 0) {
@@ -317,9 +301,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (dropout < 0 || dropout >= 1) {
             problems.add("dropout must be in [0, 1), got " + dropout);
-        }
-        if (labelSmoothing < 0 || labelSmoothing >= 1) {
-            problems.add("label_smoothing must be in [0, 1), got " + labelSmoothing);
         }
         if (distillation.weight < 0 || distillation.weight > 1) {
             problems.add("distillation.weight must be in [0, 1], got " + distillation.weight);
@@ -346,12 +327,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
                 problems.add(e.getMessage());
             }
         }
-        if (!LOSS_SOFTMAX.equals(loss) && !LOSS_OVA.equals(loss)) {
-            problems.add("loss must be " + LOSS_SOFTMAX + " or " + LOSS_OVA + ", got '" + loss + "'");
-        }
-        if (!List.of("adam", "sgd").contains(optimizer.name)) {
-            problems.add("optimizer.name '" + optimizer.name + "' is not one of adam, sgd");
-        }
         if (!(optimizer.learningRate > 0)) {
             problems.add("optimizer.learning_rate must be positive, got " + optimizer.learningRate);
         }
@@ -363,8 +338,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         }
         if (!List.of("dense", "lazy", "sgd").contains(optimizer.ngramUpdates)) {
             problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy, sgd");
-        } else if ("sgd".equals(optimizer.name) && "lazy".equals(optimizer.ngramUpdates)) {
-            problems.add("optimizer.ngram_updates lazy is Adam on the selected rows; with optimizer.name sgd use sgd or dense");
         } else if ("sgd".equals(optimizer.ngramUpdates) != optimizer.ngramLearningRate > 0) {
             problems.add("optimizer.ngram_learning_rate must be positive with ngram_updates sgd, and 0 otherwise, got "
                     + optimizer.ngramLearningRate);

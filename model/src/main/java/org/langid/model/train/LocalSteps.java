@@ -185,9 +185,6 @@ public final class LocalSteps {
      */
     public double step(INDArray windows, INDArray labels) {
         double loss = computeGradient(windows, labels);
-        if (config.sharpness > 0) {
-            gradientAtSharpestNeighbour(windows, labels);
-        }
         double rate = schedule.at(state.step);
         if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
@@ -207,53 +204,11 @@ public final class LocalSteps {
     }
 
     /**
-     * Sharpness-aware minimisation's second pass ({@code model.sharpness}): moves the parameters by
-     * sharpness · g / ‖g‖, g being the gradient {@link #computeGradient} just left (the dense part
-     * and the table rows the batch selected), takes the same batch's gradient there (the same
-     * dropout and dropped n-grams: both are drawn from the step), and puts the parameters back
-     * exactly. The optimizer then applies that gradient at the parameters themselves.
-     */
-    private void gradientAtSharpestNeighbour(INDArray windows, INDArray labels) {
-        boolean selectedRowsOnly = changesOnlySelectedTableRows();
-        org.nd4j.linalg.indexing.INDArrayIndex dense = NDArrayIndex.interval(0,
-                state.parameters.length() - (selectedRowsOnly ? firstMomentTable.length() : 0));
-        INDArray parameters = state.parameters.get(dense);
-        INDArray denseGradient = gradient.get(dense);
-        int[] rows = selectedRowsOnly && lastNgramRows != null ? lastNgramRows : new int[0];
-        double squares = Math.pow(denseGradient.norm2Number().doubleValue(), 2);
-        for (int i = 0; i < rows.length * config.ngramWidth(); i++) {
-            squares += lastRowGradients[i] * lastRowGradients[i];
-        }
-        if (squares == 0) {
-            return;   // no direction to move in: the gradient here is the one at the neighbour
-        }
-        double scale = config.sharpness / Math.sqrt(squares);
-        INDArray kept = parameters.dup();
-        INDArray table = rows.length > 0 ? parameterViews.get(LanguageIdGraph.NGRAM_TABLE) : null;
-        double[] keptRows = table != null ? TableRows.gather(table, rows) : null;
-        parameters.addi(denseGradient.mul(scale));
-        if (table != null) {
-            TableRows.sgd(table, rows, lastRowGradients, -scale);   // rows += scale · their gradients
-        }
-        pushParameters();
-        computeGradient(windows, labels);
-        parameters.assign(kept);
-        if (table != null) {
-            TableRows.assign(table, rows, keptRows);
-        }
-        pushParameters();
-    }
-
-    /**
      * The optimizer's step on a range of the flat vector (null: all of it), in place. Adam: the
-     * gradient becomes the update, the moments advance. {@code optimizer.name: sgd}: plain SGD.
+     * gradient becomes the update, the moments advance.
      */
     private void denseStep(org.nd4j.linalg.indexing.INDArrayIndex range, double rate) {
         INDArray update = range == null ? gradient : gradient.get(range);
-        if ("sgd".equals(config.optimizer.name)) {   // plain SGD, fastText's learning; the moments stay zero
-            (range == null ? state.parameters : state.parameters.get(range)).subi(update.mul(rate));
-            return;
-        }
         Nd4j.exec(new AdamUpdater(update, range == null ? secondMoment : secondMoment.get(range),
                 range == null ? firstMoment : firstMoment.get(range), rate,
                 config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
@@ -327,18 +282,6 @@ public final class LocalSteps {
             }
             teacherTargets = BulkArrays.of(teacher.probabilities(symbols, batchRows), state.parameters.dataType())
                     .reshape(batchRows, config.classes());                                              // (B, C)
-        }
-        if (config.consistency > 0) {   // every window twice: its n-grams (and dropout) drop independently in each copy
-            windows = Nd4j.concat(0, windows, windows);                                                 // (2B, T)
-            labels = Nd4j.concat(0, labels, labels);                                                    // (2B)
-            if (teacherTargets != null) {
-                teacherTargets = Nd4j.concat(0, teacherTargets, teacherTargets);                        // (2B, C)
-            }
-            if (symbols != null) {
-                int[] both = Arrays.copyOf(symbols, 2 * symbols.length);                                // (2B·T)
-                System.arraycopy(symbols, 0, both, symbols.length, symbols.length);
-                symbols = both;
-            }
         }
         placeholders.put(LanguageIdGraph.WINDOWS, windows);
         placeholders.put(LanguageIdGraph.LABELS, labels);

@@ -138,51 +138,6 @@ class LazyNgramUpdatesTest {
     }
 
     @Test
-    void plainSgdStepsEveryParameterByItsRateTimesGradient() {
-        ModelConfig config = config("sgd");
-        config.optimizer.name = "sgd";
-        config.optimizer.learningRate = 0.1;
-        config.optimizer.ngramLearningRate = 0.5;
-        config.optimizer.decay = "none";
-        ParameterLayout layout = ParameterLayout.of(config);
-        INDArray initial = layout.initialise(5, DataType.DOUBLE);
-        TrainingState state = TrainingState.start(initial.dup());
-        LocalSteps steps = new LocalSteps(config, state, 10);
-        steps.step(windows(FIRST), Nd4j.createFromArray(new int[] {1, 2}));
-        double[] before = initial.toDoubleVector();
-        double[] now = state.parameters.toDoubleVector();
-        double[] gradient = steps.gradient().toDoubleVector();
-        int tableStart = Math.toIntExact(layout.size() - (long) config.ngramBuckets * config.dModel);
-        Set<Integer> selected = rows(FIRST, config, state);
-        for (int i = 0; i < now.length; i++) {
-            boolean inSelectedRow = i >= tableStart && selected.contains((i - tableStart) / config.dModel);
-            double rate = i < tableStart ? 0.1 : inSelectedRow ? 0.5 : 0.0;
-            assertEquals(before[i] - rate * gradient[i], now[i], 1e-12, "parameter " + i);
-        }
-        assertTrue(Arrays.stream(Arrays.copyOf(gradient, tableStart)).filter(g -> g != 0).count() > 50,
-                "the parameters before the table had gradients (the check above is not vacuous)");
-        assertTrue(selected.stream().anyMatch(row -> gradient[tableStart + row * config.dModel] != 0), "and the selected rows");
-        assertTrue(Arrays.stream(state.updaterState.toDoubleVector()).allMatch(m -> m == 0), "no moments under sgd");
-    }
-
-    @Test
-    void plainSgdWithLazyAdamOnTheTableIsAClearConfigurationError() {
-        ModelConfig config = config("lazy");
-        config.optimizer.name = "sgd";
-        assertTrue(config.problems().stream().anyMatch(p -> p.contains("with optimizer.name sgd use sgd or dense")),
-                config.problems().toString());
-    }
-
-    @Test
-    void anUnknownOptimizerIsAClearConfigurationError() {
-        ModelConfig config = config("sgd");
-        config.optimizer.ngramLearningRate = 1;
-        config.optimizer.name = "rmsprop";
-        assertTrue(config.problems().stream().anyMatch(p -> p.contains("optimizer.name 'rmsprop' is not one of adam, sgd")),
-                config.problems().toString());
-    }
-
-    @Test
     void aTableThatStartsAtZeroLearnsTheSelectedRowsAndLeavesTheOthersAtZero() {
         ModelConfig config = config("sgd");
         config.optimizer.ngramLearningRate = 0.5;

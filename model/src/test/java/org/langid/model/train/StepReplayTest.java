@@ -41,17 +41,14 @@ class StepReplayTest {
                 config.optimizer.ngramLearningRate = 5;
                 config.dropout = 0.1;
             }
-            case "no ngrams, ova loss" -> {
-                config.ngramBuckets = 0;
-                config.loss = ModelConfig.LOSS_OVA;
-            }
+            case "no ngrams" -> config.ngramBuckets = 0;
             default -> throw new IllegalArgumentException(variant);
         }
         return config;
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsAreBitIdenticalToSameDiffSteps(String variant) {
         // libnd4j's own ops: the replacements sum in another order (the next test).
         System.setProperty(VectorKernels.PROPERTY, "false");
@@ -69,7 +66,7 @@ class StepReplayTest {
      * against libnd4j's op to 1e-5 in NativeShortcutsTest and VectorKernelsTest.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsWithVectorProductsFollowSameDiffSteps(String variant) {
         System.setProperty(VectorKernels.PROPERTY, "always");   // on narrower CPUs too
         System.setProperty(AttentionFusion.PROPERTY, "false");  // the attention's products as separate calls
@@ -94,7 +91,7 @@ class StepReplayTest {
      * (windows of 6 and heads of 4: every row a partial vector).
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsWithFusedAttentionFollowSameDiffSteps(String variant) {
         System.setProperty(VectorKernels.PROPERTY, "always");
         LocalSteps replayed;
@@ -108,9 +105,9 @@ class StepReplayTest {
         assertEquals(0, replayed.replayedCalls(StepReplay.Kernel.VECTOR), "no batched product was left outside the fused cores");
     }
 
-    /** The ReLUs a step of the variant runs: one per layer's feed-forward, and one more in the one-versus-all loss. */
+    /** The ReLUs a step of the variant runs: one per layer's feed-forward. */
     private static int relus(String variant) {
-        return 2 + (config(variant).loss.equals(ModelConfig.LOSS_OVA) ? 1 : 0);
+        return 2;
     }
 
     /**
@@ -118,7 +115,7 @@ class StepReplayTest {
      * around them, compute the same floats: bit for bit against the plan that keeps the copies.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void productsWithoutTheHeadCopiesAreExact(String variant) {
         LocalSteps[] pair = trainWithAndWithout(variant, HeadLayouts.PROPERTY, 11);
         // two layers, each: Q, K, V, the output and their four gradients, each a permute and a copy
@@ -127,7 +124,7 @@ class StepReplayTest {
 
     /** The fused ReLUs multiply by the mask's own 1 or 0: training with them is training without them, bit for bit. */
     @ParameterizedTest
-    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams, ova loss"})
+    @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void fusedRelusTrainExactlyAsComposedOnes(String variant) {
         LocalSteps[] pair = trainWithAndWithout(variant, ReluFusion.PROPERTY, 13);
         assertEquals(pair[1].replayedCalls() - 2 * relus(variant), pair[0].replayedCalls(), "each ReLU's four calls ran as two");
@@ -239,7 +236,7 @@ class StepReplayTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"no ngrams, ova loss"})
+    @ValueSource(strings = {"no ngrams"})
     void aListenerSeesEveryStepAgain(String variant) {
         ModelConfig config = config(variant);
         LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
