@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.langid.model.graph.ModelConfig;
+import org.langid.jobs.TestConfigs;
 
 /** The train stage's line of {@code langid pipeline}, which tells a user how the model is distilled. */
 class PipelineCommandTest {
 
     @Test
     void aTeachersChangesAreShownAsAProfileWouldWriteThem() {
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
         model.distillation.weight = 0.5;
         model.distillation.temperature = 4.0;
         model.distillation.selfTeachers = 1;
@@ -28,7 +29,7 @@ class PipelineCommandTest {
 
     @Test
     void selfTeachersOfTheStudentsOwnConfigurationAndListedTeachersAreCounted() {
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
         model.distillation.weight = 0.5;
         model.distillation.selfTeachers = 3;
         assertEquals(", distilled from 3 teachers of its own configuration trained first (weight 0.5, temperature "
@@ -41,6 +42,6 @@ class PipelineCommandTest {
 
     @Test
     void aModelThatIsNotDistilledAddsNothing() {
-        assertEquals("", PipelineCommand.distilled(new ModelConfig()));
+        assertEquals("", PipelineCommand.distilled(TestConfigs.model()));
     }
 }

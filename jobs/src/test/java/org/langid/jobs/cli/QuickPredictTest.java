@@ -31,6 +31,7 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.serving.QuickPredict;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.langid.jobs.TestConfigs;
 
 /**
  * {@code ./langid predict} runs serving/'s {@link QuickPredict} first and the full command line
@@ -49,7 +50,7 @@ class QuickPredictTest {
     @BeforeAll
     static void publishAModelAndWriteInput() throws IOException {
         registry = temp.resolve("registry");
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.dModel = 16;
         config.heads = 2;
         config.layers = 1;

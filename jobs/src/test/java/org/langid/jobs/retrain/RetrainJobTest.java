@@ -23,6 +23,7 @@ import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.schema.JsonSchemas;
 import org.langid.model.train.TrainConfig;
+import org.langid.jobs.TestConfigs;
 
 /** Snapshots arriving one after another, a no-op re-run, a worse candidate kept out, and the lock. */
 class RetrainJobTest {
@@ -110,14 +111,14 @@ class RetrainJobTest {
     }
 
     private RetrainJob.Settings settings(Path corpus, String registry, String evaluation) {
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
         model.languages = List.of("en", "de");
         model.dModel = 16;
         model.heads = 2;
         model.layers = 1;
         model.ffn = 32;
         model.ngramBuckets = 512;
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 32;
         train.epochs = 1;
         train.maxSteps = 300;

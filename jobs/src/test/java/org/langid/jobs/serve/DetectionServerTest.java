@@ -35,6 +35,7 @@ import org.langid.serving.TextDetector;
 import org.langid.serving.http.DetectionServer;
 import org.langid.model.predict.LanguageDetector;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.langid.jobs.TestConfigs;
 
 class DetectionServerTest {
 
@@ -259,7 +260,7 @@ class DetectionServerTest {
     }
 
     private static ModelArtefact artefact(long seed, Instant created) {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.dModel = 16;
         config.heads = 2;
         config.layers = 1;

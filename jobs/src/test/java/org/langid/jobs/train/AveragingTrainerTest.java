@@ -21,6 +21,7 @@ import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.jobs.TestConfigs;
 
 class AveragingTrainerTest {
 
@@ -28,7 +29,7 @@ class AveragingTrainerTest {
     private final JavaSparkContext spark = JavaSparkContext.fromSparkContext(SparkTestSession.get().sparkContext());
 
     private static ModelConfig model() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.languages = LANGUAGES;
         config.dModel = 16;
         config.heads = 2;
@@ -52,7 +53,7 @@ class AveragingTrainerTest {
     void workersAverageToTheMeanOfEachWorkersOwnSteps(int workers) {
         assertEquals(workers > 5, RoundJobs.treeAddsALevel(workers), "the case this count is meant to cover");
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 16;
         train.averagingFrequency = 3;
         train.maxSteps = 3;
@@ -103,7 +104,7 @@ class AveragingTrainerTest {
     @Test
     void oneWorkerAveragingEveryStepIsTheLocalTrainer() {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 16;
         train.averagingFrequency = 1;
         train.maxSteps = 6;
@@ -122,7 +123,7 @@ class AveragingTrainerTest {
     @Test
     void oneWorkerWithTheWeightAverageEndsWithTheLocalTrainersAverage() {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 16;
         train.averagingFrequency = 3;
         train.epochs = 2;
@@ -155,7 +156,7 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
     void oneWorkerWithSparseTableUpdatesIsTheLocalTrainerWhateverTheAveragingFrequency(String updates) {
         ModelConfig model = sparseNgramModel(updates);
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
         train.averagingFrequency = 3;
         train.maxSteps = 10;
@@ -171,7 +172,7 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"dense", "sgd"})
     void aLoneWorkersRoundsTakenSeveralToAJobEndWhereOneRoundAJobEnds(String table) {
         ModelConfig model = "dense".equals(table) ? model() : sparseNgramModel(table);
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 12;
@@ -203,7 +204,7 @@ class AveragingTrainerTest {
     @Test
     void aLoneWorkerThatLostItsReplicaGetsTheFullStateAndEndsWhereTheLocalTrainerEnds() {
         ModelConfig model = sparseNgramModel("sgd");
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 10;
@@ -228,7 +229,7 @@ class AveragingTrainerTest {
     @Test
     void aTaskThatFailsOnceIsRetriedAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.maxSteps = 6;
@@ -295,7 +296,7 @@ class AveragingTrainerTest {
     void resumingFromACheckpointMadeWithinAnEpochEndsWhereAnUninterruptedRunEnds(double emaSpan, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
             throws Exception {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.emaSpan = emaSpan;
         train.batchSize = 16;
         train.averagingFrequency = 2;
@@ -342,7 +343,7 @@ class AveragingTrainerTest {
     @Test
     void resumingFromTheLatestCheckpointEndsWhereAnUninterruptedRunEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.epochs = 3;                       // 48 windows a worker: 3 steps an epoch, in rounds of 2 and 1
@@ -394,7 +395,7 @@ class AveragingTrainerTest {
     @Test
     void aSimulatedRoundWaitsItsStepsAndPassesTheStateThroughUnchanged() {
         ModelConfig model = model();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 64;
         train.averagingFrequency = 4;
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 10, 1), shard(1, 10, 2)), 2).cache();
@@ -435,7 +436,7 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
     void withSparseTableUpdatesRoundsThatMoveOnlyChangedRowsEndBitForBitWhereFullRoundsEnd(String updates) {
         ModelConfig model = sparseNgramModel(updates);
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 8;
@@ -469,7 +470,7 @@ class AveragingTrainerTest {
     }
 
     private static TrainConfig eightStepsAveragingEveryTwo() {
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 8;

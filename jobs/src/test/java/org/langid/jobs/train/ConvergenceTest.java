@@ -18,6 +18,7 @@ import org.langid.jobs.prepare.PrepareJob;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
+import org.langid.jobs.TestConfigs;
 
 /**
  * Training learns, and parameter averaging does not cost accuracy: 1 worker (the local trainer,
@@ -84,10 +85,10 @@ class ConvergenceTest {
         }
         long trainingWindows = spark.read().parquet(subset + "/windows/split=train").count();
         System.out.printf("convergence: prepared, %d training windows, %.0f s%n", trainingWindows, seconds(started));
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
 
         long oneStarted = System.nanoTime();
-        TrainConfig oneWorker = new TrainConfig();
+        TrainConfig oneWorker = TestConfigs.training();
         oneWorker.batchSize = 256;
         oneWorker.epochs = 1;
         oneWorker.logEverySeconds = 60;
@@ -95,7 +96,7 @@ class ConvergenceTest {
         System.out.printf("convergence: 1 worker trained, %.0f s%n", seconds(oneStarted));
 
         long twoStarted = System.nanoTime();
-        TrainConfig twoWorkers = new TrainConfig();
+        TrainConfig twoWorkers = TestConfigs.training();
         twoWorkers.batchSize = 128;
         twoWorkers.epochs = 1;
         twoWorkers.averagingFrequency = 5;

@@ -12,18 +12,19 @@ import org.junit.jupiter.api.Test;
 import org.langid.jobs.SparkTestSession;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;
+import org.langid.jobs.TestConfigs;
 
 /** What the student is told about its teachers (the self-teachers' training: LangidCommandTest). */
 class SelfTeachersTest {
 
     private static ModelConfig resolve(ModelConfig model) {
-        return SelfTeachers.resolve(SparkTestSession.get(), "unused", "unused", model, new TrainConfig(),
+        return SelfTeachers.resolve(SparkTestSession.get(), "unused", "unused", model, TestConfigs.training(),
                 new SelfTeachers.Trainer(false, 1), false, System.out);
     }
 
     @Test
     void listedTeachersAreQualifiedSoThatExecutorsElsewhereReadTheSameFiles() {
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
         model.distillation.weight = 0.5;
         model.distillation.teachers = List.of("teachers/a", "file:/srv/models/b");
         ModelConfig student = resolve(model);
@@ -34,14 +35,14 @@ class SelfTeachersTest {
 
     @Test
     void aModelThatDoesNotDistilIsLeftAsItIs() {
-        ModelConfig model = new ModelConfig();
+        ModelConfig model = TestConfigs.model();
         model.distillation.selfTeachers = 3;   // ignored at weight 0: nothing is trained
         assertSame(model, resolve(model));
     }
 
     @Test
     void aSelfTeacherIsTheStudentWithItsChangesOnTheNextSeedsAndNoDistillation() {
-        ModelConfig student = new ModelConfig();
+        ModelConfig student = TestConfigs.model();
         student.dModel = 128;
         student.ffn = 256;
         student.ngramBuckets = 4096;
@@ -65,7 +66,7 @@ class SelfTeachersTest {
 
     @Test
     void aWrongTeacherSettingIsNamedBeforeAnythingTrains() {
-        ModelConfig student = new ModelConfig();
+        ModelConfig student = TestConfigs.model();
         student.distillation.weight = 0.5;
         student.distillation.selfTeachers = 1;
         student.distillation.selfTeacherModel = Map.of("d_modle", 64);

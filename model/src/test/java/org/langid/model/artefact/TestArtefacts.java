@@ -7,6 +7,7 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.langid.model.TestConfigs;
 
 /** Small untrained artefacts for tests: random parameters are enough to compare two ways of computing the same thing. */
 public final class TestArtefacts {
@@ -15,7 +16,7 @@ public final class TestArtefacts {
     }
 
     public static ModelConfig smallConfig() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.dModel = 16;
         config.heads = 2;
         config.layers = 1;

@@ -19,11 +19,12 @@ import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.model.TestConfigs;
 
 class LanguageIdGraphTest {
 
     private static ModelConfig tiny() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.window = 5;
         config.languages = List.of("en", "de", "fr");
         config.dModel = 4;
@@ -192,7 +193,7 @@ class LanguageIdGraphTest {
 
     @Test
     void permutingTheCharactersOfAWindowChangesTheOutput() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
         LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
         int[] window = {7, 4, 11, 11, 14, 62, 22, 14, 17, 11, 3, 62, 0, 1, 2, 63};
@@ -205,7 +206,7 @@ class LanguageIdGraphTest {
         double difference = logits.getRow(0).sub(logits.getRow(1)).norm2Number().doubleValue();
         assertTrue(difference > 1e-4, "same characters in another order give other logits: " + difference);
 
-        ModelConfig noPositions = new ModelConfig();
+        ModelConfig noPositions = TestConfigs.model();
         noPositions.positional = false;
         LanguageIdGraph bagOfCharacters = LanguageIdGraph.build(noPositions, ParameterLayout.of(noPositions).initialise(3, DataType.FLOAT), false);
         INDArray same = bagOfCharacters.sameDiff().output(feed(windows(new int[][] {window, reversed})), LanguageIdGraph.LOGITS)
@@ -216,7 +217,7 @@ class LanguageIdGraphTest {
 
     @Test
     void saveThenLoadGivesBitIdenticalOutputs() throws Exception {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         INDArray parameters = ParameterLayout.of(config).initialise(11, DataType.FLOAT);
         LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
         INDArray input = windows(new int[][] {{1, 24, 62, 45, 0, 13, 6, 62, 51, 0, 8, 24, 0, 13, 6, 64}, {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}});
@@ -241,7 +242,7 @@ class LanguageIdGraphTest {
 
     @Test
     void returnsTheAttentionWeightsOfEveryLayerAndHead() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.layers = 3;
         LanguageIdGraph graph = LanguageIdGraph.build(config, ParameterLayout.of(config).initialise(5, DataType.FLOAT), false);
         assertEquals(3, graph.attentionOutputs().size());
@@ -286,7 +287,7 @@ class LanguageIdGraphTest {
         assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
 
         ModelConfig seed = ConfigTree.parse(
-                "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n"
+                "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n  ngram_buckets: 0\n"
                         + "  languages: [en, de, fr, es, it, pt, nl, sv]\n", "seed.yaml").section("model", ModelConfig.class);
         ParameterLayout layout = ParameterLayout.of(seed);
         // Embedding 69×8, W_q/W_k/W_v 8×16 (no bias, as in the tutorial), fc 16×8 + 8.
@@ -295,6 +296,6 @@ class LanguageIdGraphTest {
                 layout.params().stream().map(ParameterLayout.Param::name).toList());
         LanguageIdGraph graph = LanguageIdGraph.build(seed, layout.initialise(1, DataType.FLOAT), false);
         assertFalse(graph.attentionOutputs().isEmpty());
-        assertEquals(73_032, ParameterLayout.of(new ModelConfig()).size(), "default model: the same count as the PyTorch reference");
+        assertEquals(73_032, ParameterLayout.of(TestConfigs.model()).size(), "two layers on characters alone: the same count as the PyTorch reference");
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.langid.model.TestConfigs;
 
 class NgramFilterTest {
 
@@ -74,7 +75,7 @@ class NgramFilterTest {
 
     @Test
     void itLivesInTheInferenceGraphAndOnlyWithItsSize() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.languages = java.util.List.of("en", "de");
         config.ngramBuckets = 97;
         config.ngramFilterBits = 1 << 12;

@@ -24,6 +24,7 @@ import org.langid.serving.OnnxWindowClassifier;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.model.TestConfigs;
 
 /**
  * The ONNX flavour computes what the SameDiff graph computes: probabilities within 1e-4 on
@@ -275,7 +276,7 @@ class OnnxParityTest {
 
     /** The default model for en, de, fr and es, with a small n-gram table (0: none). */
     private static ModelConfig fourLanguages(int ngramBuckets) {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.languages = java.util.List.of("en", "de", "fr", "es");
         config.ngramBuckets = ngramBuckets;
         return config;

@@ -9,13 +9,14 @@ import org.langid.model.graph.ParameterLayout;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.model.TestConfigs;
 
 /** One LocalSteps step equals Adam written out in plain Java on SameDiff's gradient. */
 class AdamStepTest {
 
     @Test
     void aStepIsAdamWithBiasCorrectionAtTheScheduledRate() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.dModel = 8;
         config.heads = 2;
         config.layers = 1;

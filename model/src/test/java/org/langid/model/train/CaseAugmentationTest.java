@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.langid.text.Vocabulary;
+import org.langid.model.TestConfigs;
 
 class CaseAugmentationTest {
 
@@ -113,7 +114,7 @@ class CaseAugmentationTest {
     void refusesAShareOutsideZeroToOne() {
         assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(1.5, 1));
         assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(Double.NaN, 1));
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.caseAugmentation = -0.1;
         assertNotEquals(List.of(), train.problems());
     }

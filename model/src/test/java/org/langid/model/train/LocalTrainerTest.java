@@ -14,6 +14,7 @@ import org.langid.model.data.Split;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.nd4j.linalg.api.buffer.DataType;
+import org.langid.model.TestConfigs;
 
 class LocalTrainerTest {
 
@@ -27,7 +28,7 @@ class LocalTrainerTest {
     }
 
     static ModelConfig small() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.languages = LANGUAGES;
         config.dModel = 32;
         config.heads = 2;
@@ -48,7 +49,7 @@ class LocalTrainerTest {
      */
     @Test
     void learnsToTellTheSampleLanguagesApartWellAboveChance() {
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 128;
         train.maxSteps = 400;
         train.epochs = 1;
@@ -62,7 +63,7 @@ class LocalTrainerTest {
 
     @Test
     void aRunIsReproducibleAndTheStateRoundTripsExactly() throws Exception {
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 64;
         train.maxSteps = 20;
         LabelledWindows training = corpus.get(Split.TRAIN);
@@ -88,7 +89,7 @@ class LocalTrainerTest {
     @Test
     void withEmaSpanTheRunEndsWithTheMovingAverageOfItsParameters() throws Exception {
         ModelConfig config = small();
-        TrainConfig train = new TrainConfig();
+        TrainConfig train = TestConfigs.training();
         train.batchSize = 64;
         train.maxSteps = 20;
         train.epochs = 1;

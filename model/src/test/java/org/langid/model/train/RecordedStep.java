@@ -8,6 +8,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.model.TestConfigs;
 
 /** A real recorded training step, for the tests of the plan's rewrites (LayerNormFusion, HeadLayouts). */
 final class RecordedStep {
@@ -17,7 +18,7 @@ final class RecordedStep {
 
     /** A small two-layer model without n-grams (windows of 6, d 8, 2 heads, FFN 8, 3 languages), for replay tests. */
     static ModelConfig twoLayerConfig() {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.window = 6;
         config.dModel = 8;
         config.heads = 2;

@@ -5,6 +5,7 @@ import org.langid.model.graph.ParameterLayout;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
+import org.langid.model.TestConfigs;
 
 /** The training tests' tiny model with hashed n-grams, small enough for finite differences. */
 final class TinyNgramModel {
@@ -17,7 +18,7 @@ final class TinyNgramModel {
 
     /** Windows of 5, d 4, 2 heads, one layer, FFN 4, three languages, n-grams of orders 2–3 in {@code buckets} rows. */
     static ModelConfig config(int buckets) {
-        ModelConfig config = new ModelConfig();
+        ModelConfig config = TestConfigs.model();
         config.window = 5;
         config.dModel = 4;
         config.heads = 2;
