@@ -170,6 +170,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
                 "model.distillation.self_teacher_model");
         teacher.seed = seed + i;
         teacher.distillation = new Distillation();
+        teacher.distillation.selfTeachers = 0;   // a teacher distils from nothing
         return teacher;
     }
 
