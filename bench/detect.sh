@@ -88,9 +88,9 @@ seconds() {
   fi
   echo "$(date +%s.%N) - $started" | bc
 }
-# The cost of fresh memory (bench/fresh-memory.sh): every detector pays it for each page it
+# The cost of fresh memory (bench/detect/fresh-memory.sh): every detector pays it for each page it
 # touches first, so on a slow host the detectors that touch the most memory look slowest.
-fresh=$("$home/bench/fresh-memory.sh" 2> /dev/null || true)
+fresh=$("$home/bench/detect/fresh-memory.sh" 2> /dev/null || true)
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no), fresh memory ${fresh:-unmeasured (no python3)}${fresh:+ µs per 4 KiB page}"
 if [ -n "$fresh" ] && [ "$(echo "$fresh > 2" | bc)" = 1 ]; then
   echo "note: this host hands out fresh memory slowly (${fresh} µs a page). Each detector pays for every page it touches first, so the whole-process ratios below favour the detector with the least peak memory; compare them on a host under 2 µs (bench/DETECT.md, \"Fresh memory\")."

@@ -47,7 +47,7 @@ evaluate release-wesnoth "$home/models" --windows "$wesnoth/windows" --sentences
   --peer-training "$prepared" "${peers[@]}"
 evaluate pipeline-wesnoth "$pipeline/registry" --windows "$wesnoth/windows" --sentences "$wesnoth/sentences"
 
-PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+PYTHONPATH="$home/bench/lib" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
 import report_tables as rt
 work = sys.argv[1]

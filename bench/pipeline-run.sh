@@ -30,7 +30,7 @@ seconds=$(( $(date +%s) - start ))
 ./langid evaluate -m "$out/registry" --windows work/wesnoth/prepared/windows --sentences work/wesnoth/prepared/sentences \
   -o "$out/wesnoth" > "$out/wesnoth.log" 2>&1 || { echo "pipeline-run: the Wesnoth evaluation failed; see $out/wesnoth.log" >&2; exit 1; }
 [ "${KEEP_TRAIN:-0}" = 1 ] || rm -rf "$out/prepared/windows/split=train"
-PYTHONPATH="$home/bench" python3 - "$out" "$seconds" <<'PY'
+PYTHONPATH="$home/bench/lib" python3 - "$out" "$seconds" <<'PY'
 import os, sys
 import report_tables as rt
 out, seconds = sys.argv[1:]

@@ -40,7 +40,7 @@ evaluate test -i "$prepared" --peer lingua,fasttext
 evaluate udhr --windows "$udhr/windows" --sentences "$udhr/sentences" --peer lingua,fasttext --peer-training "$prepared"
 evaluate wesnoth --windows "$wesnoth/windows" --sentences "$wesnoth/sentences" --peer lingua,fasttext --peer-training "$prepared"
 
-PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+PYTHONPATH="$home/bench/lib" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
 import report_tables as rt
 work = sys.argv[1]

@@ -5,9 +5,9 @@
 # processes do not reach ~2x one, no trainer (Spark or not) can. The sgemm row tells whether the
 # two cores have their own multiply-add units at all (on the machines of 2026-11-23 they did not:
 # bench/PROFILE.md, "One core against two"); the loop rows, whether memory is the limit. Spark's own figures: bench/train-spark.sh.
-#   bench/scaling.sh [SECONDS] [BATCH]        default: 20 s, batch 1024; about 4 minutes
+#   bench/training/scaling.sh [SECONDS] [BATCH]        default: 20 s, batch 1024; about 4 minutes
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-20}"
 batch="${2:-1024}"
 "$home/bench/pytorch/setup.sh" >/dev/null
@@ -17,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 ours() { "$home/langid" bench train --trainer local --batch "$batch" --seconds "$seconds" 2>/dev/null | sed -n 's/^samples\/s: //p'; }
 theirs() { /usr/bin/python3 "$home/bench/pytorch/train_bench.py" --batch "$batch" --seconds "$seconds" --threads 1 --padding-mask 2>/dev/null \
              | sed -n 's/^samples\/s: //p'; }
-loop() { java "$home/bench/MemoryScaling.java" "$1"; }
+loop() { java "$home/bench/training/MemoryScaling.java" "$1"; }
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo 'no AVX-512'); batch $batch"
 printf '%-10s %10s %22s %8s\n' side "1 process" "2 processes (sum)" scaling
 for side in ours theirs; do

@@ -4,11 +4,11 @@
 # the graph; inputs, tasks, the 0.88 MB state each way and its adding up are real), 2 workers,
 # first on embedded local[2] (threads of one JVM), then on the standalone cluster of
 # deploy/standalone/cluster.sh (2 executor JVMs; started here if none runs, stopped after).
-#   bench/gpu-rounds.sh [bench rounds options]     e.g. --rate 2100000 --batch 65536
+#   bench/training/gpu-rounds.sh [bench rounds options]     e.g. --rate 2100000 --batch 65536
 # Defaults: --rate 1140000 (PyTorch 2.11 fp32 on an H100, batch 8192) --batch 8192
 #           --frequencies 1,2,5,10,20,50,100,200,500 --rounds 20. deploy/gpu/README.md reads the result.
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cluster="$home/deploy/standalone/cluster.sh"
 
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), load $(cut -d' ' -f1-3 /proc/loadavg)"

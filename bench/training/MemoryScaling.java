@@ -1,8 +1,8 @@
 /**
  * y = 0.999·y + x over two float arrays for 10 s, printing GFLOP/s: a loop whose speed is set by
- * where its working set lives (cache or main memory). bench/scaling.sh runs it alone and two at
+ * where its working set lives (cache or main memory). bench/training/scaling.sh runs it alone and two at
  * once, to tell whether two cores share a memory bottleneck.
- *   java bench/MemoryScaling.java FLOATS_PER_ARRAY
+ *   java bench/training/MemoryScaling.java FLOATS_PER_ARRAY
  */
 public class MemoryScaling {
     public static void main(String[] args) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Round times of a Spark training run over its wall time (issue 14: are they flat?).
 
-Usage: bench/round-times.py MODEL_DIR/metrics.jsonl [MINUTES]
+Usage: bench/training/round-times.py MODEL_DIR/metrics.jsonl [MINUTES]
 
 Reads the round lines of `langid train --trainer spark`'s metrics log. Each round line carries
 its own duration (`seconds`); older logs without it get it from the wall-clock gap to the round

@@ -3,7 +3,7 @@
 # one native thread, the same command with -Dlangid.step_replay=true and =false alternated in one
 # run, for the profile's model on a prepare output's training windows and issue 14's model (no
 # n-grams) on random windows. Run it on an otherwise idle machine.
-#   bench/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
+#   bench/training/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
 # SWITCH=products compares, within replayed steps, every call on libnd4j's own op
 # (-Dlangid.step_kernels=false) against the replacements: fused layer norms, the attention's
 # products and permutes on the JDK's vector API, sums as oneDNN products (bench/PROFILE.md).
@@ -17,7 +17,7 @@
 # PREPARED comes from ./langid prepare -i data/sample/libreoffice -o work/pipeline/prepared
 # (or ./langid pipeline).
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-15}"
 prepared="${2:-$home/work/pipeline/prepared}"
 [ -d "$prepared/windows" ] || { echo "replay.sh: no prepared windows at $prepared (run ./langid prepare first)" >&2; exit 1; }

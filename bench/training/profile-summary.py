@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises a SameDiff ProfilingListener trace (./langid bench train --trace FILE).
 
-    bench/profile-summary.py TRACE [STEPS] [TOP]
+    bench/training/profile-summary.py TRACE [STEPS] [TOP]
 
 Prints, per training step: ops executed, native op time (the sum of op durations), the wall
 span from the first op to the last (the difference is time outside native ops: SameDiff's Java

@@ -4,9 +4,9 @@
 # state and batches, no Spark, no averaging: what local[N] could reach without rounds), and of N
 # trainer JVMs side by side. Batch 1024 by default, the profile's model on INPUT's training windows.
 # Run it on an otherwise idle machine.
-#   [INPUT=DIR] [THREADS=N] bench/train-threads.sh [SECONDS] [BATCH] [KEY=VALUE ...]   default: 20 s, batch 1024, 2 threads
+#   [INPUT=DIR] [THREADS=N] bench/training/train-threads.sh [SECONDS] [BATCH] [KEY=VALUE ...]   default: 20 s, batch 1024, 2 threads
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-20}"
 batch="${2:-1024}"
 shift $(( $# > 2 ? 2 : $# ))
@@ -22,7 +22,7 @@ rate() {   # rate THREADS [KEY=VALUE ...]: total samples/s of one JVM running TH
   local n="$1"; shift
   # shellcheck disable=SC2086
   "${JAVA_HOME:+$JAVA_HOME/bin/}java" $spark_flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -Dlangid.log.file="$log" \
-    @"$home/jobs/target/launcher.args" "$home/bench/InJvmTrainers.java" "$n" "$seconds" "$batch" \
+    @"$home/jobs/target/launcher.args" "$home/bench/training/InJvmTrainers.java" "$n" "$seconds" "$batch" \
     "$home/conf/local.yaml" "$input" "$@" 2>>"$log" | sed -n 's/^samples\/s: //p' || true   # an empty rate is reported below
 }
 alone="$(rate 1 "$@")"

@@ -1,6 +1,6 @@
 // What two cores of this machine share: one process alone against two side by side, for a loop of
 // AVX-512 (or narrower) multiply-adds in registers (no memory), and a streaming y = a·y + x over
-// arrays that fit a core's L2, the shared L3, or neither. bench/core-scaling.sh builds and runs it.
+// arrays that fit a core's L2, the shared L3, or neither. bench/training/core-scaling.sh builds and runs it.
 //   CoreScaling fma SECONDS | CoreScaling triad SECONDS FLOATS
 #include <immintrin.h>
 #include <stdio.h>

@@ -5,12 +5,12 @@
 # run per budget trains that many minutes' worth of steps, each with its own full warm-up and
 # cosine schedule, so every point is a finished run, not the middle of a longer one.
 # Run it on an otherwise idle machine; the validation pass after each run is outside the budget.
-#   bench/learning-curves.sh PREPARED [MINUTES...]          default minutes: 5 10 20
+#   bench/training/learning-curves.sh PREPARED [MINUTES...]          default minutes: 5 10 20
 #   SIZES="32/2/1/64 64/4/2/128 96/4/2/192" (d_model/heads/layers/ffn; the default model is 64/4/2/128)
 #   OUT=work/curves                                          where the runs go
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-prepared="${1:?usage: bench/learning-curves.sh PREPARED [MINUTES...]}"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+prepared="${1:?usage: bench/training/learning-curves.sh PREPARED [MINUTES...]}"
 shift
 minutes=("$@")
 [ ${#minutes[@]} -gt 0 ] || minutes=(5 10 20)

@@ -21,7 +21,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 /**
  * N local trainers as N threads of one JVM, each with its own state and batches, no Spark and no
  * averaging: the ceiling for the Spark trainer's local[N], whose N workers step in one JVM too.
- * Run by bench/train-threads.sh (java's source launcher, langid's classpath).
+ * Run by bench/training/train-threads.sh (java's source launcher, langid's classpath).
  *   InJvmTrainers THREADS SECONDS BATCH PROFILE PREPARED [KEY=VALUE ...]
  */
 public class InJvmTrainers {

@@ -6,7 +6,7 @@ slower worker's start, and the driver's averaging and next input.
 Robust to step-time noise, which the samples/s figures are not. Usage (bench/PROFILE.md):
   ./langid bench train --trainer spark --master 'local[1]' ... \
       --spark-conf spark.eventLog.enabled=true --spark-conf spark.eventLog.dir=DIR
-  bench/round-overhead.py DIR/<the log>
+  bench/training/round-overhead.py DIR/<the log>
 """
 import json
 import statistics

@@ -4,14 +4,14 @@
 # Multiply-adds in registers, and a stream over two arrays that fit one core's L2, about the shared
 # L3, or neither. The training step streams arrays of 4-8 MB, so the last two rows bound how well
 # two workers can scale here whatever the software does. Needs a C compiler (cc).
-#   bench/core-scaling.sh [SECONDS]    default 5 s per run
+#   bench/training/core-scaling.sh [SECONDS]    default 5 s per run
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-5}"
 command -v cc >/dev/null || { echo "core-scaling.sh: needs a C compiler (apt-get install gcc)" >&2; exit 1; }
 binary="$(mktemp "${TMPDIR:-/tmp}/core-scaling.XXXXXX")"
 trap 'rm -f "$binary" "$binary".a "$binary".b' EXIT
-cc -O3 -march=native -o "$binary" "$home/bench/CoreScaling.c"
+cc -O3 -march=native -o "$binary" "$home/bench/training/CoreScaling.c"
 l3_kb="$(lscpu -C=NAME,ALL-SIZE 2>/dev/null | awk '$1 == "L3" { v = $2; u = substr(v, length(v)); n = v + 0; print (u == "M" ? n * 1024 : u == "G" ? n * 1048576 : n); exit }')"
 l3_floats=$(( ${l3_kb:-32768} * 1024 / 4 / 2 ))   # two arrays of half the L3 each
 printf "%-32s %16s %28s %7s\n" test alone "two side by side" ratio

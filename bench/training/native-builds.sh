@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Training throughput of the same build of langid on different native builds of nd4j-native
 # 1.0.0-M2.1, side by side in one run (one native thread each, as ./langid runs).
-#   bench/native-builds.sh [SECONDS] [BATCH] [BUILD ...]
+#   bench/training/native-builds.sh [SECONDS] [BATCH] [BUILD ...]
 #   default: 20 s, batch 1024, builds "linux-x86_64 linux-x86_64-onednn"; also available:
 #   linux-x86_64-avx2, linux-x86_64-avx512, linux-x86_64-onednn-avx2 (skipped on a CPU without
 #   the instructions: such a binary exits at start-up).
 # The pom's default is linux-x86_64-onednn (-Pgeneric-native builds with linux-x86_64).
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-20}"
 batch="${2:-1024}"
 shift 2 || shift $# || true

@@ -16,7 +16,7 @@ import org.langid.text.TextNormalizer;
  * sentences-SPLIT.txt (normalised sentences), each line "__label__LANG TEXT", spaces as they are
  * (text=joined is these files with every space after the label written as _). bench/fasttext-grid.sh
  * trains and scores fastText on them directly, without a model to score beside it.
- *   java -cp JOBS_CLASSPATH bench/FastTextText.java PREPARED SPLIT OUTDIR LANGUAGES
+ *   java -cp JOBS_CLASSPATH bench/lib/FastTextText.java PREPARED SPLIT OUTDIR LANGUAGES
  */
 public class FastTextText {
     public static void main(String[] args) throws Exception {

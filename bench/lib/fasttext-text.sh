@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Writes splits of a prepare output as fastText text, exactly as `langid evaluate --peer fasttext`
 # gives them to fastText: OUT/windows-SPLIT.txt and OUT/sentences-SPLIT.txt.
-#   bench/fasttext-text.sh PREPARED OUT SPLIT...
+#   bench/lib/fasttext-text.sh PREPARED OUT SPLIT...
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 prepared="$1"; out="$2"; shift 2
 "$home/langid" --version > /dev/null   # builds the project when needed
 flags="$(sed -n 's:.*<spark.java17.flags>\(.*\)</spark.java17.flags>.*:\1:p' "$home/pom.xml")"
@@ -12,5 +12,5 @@ languages="$(sed -n 's/^  languages: \[\(.*\)\].*/\1/p' "$home/conf/local.yaml" 
 for split in "$@"; do
   # shellcheck disable=SC2086
   SPARK_LOCAL_IP=127.0.0.1 java $flags -Dlog4j2.configurationFile="$home/conf/log4j2.properties" -cp "$classpath" \
-    "$home/bench/FastTextText.java" "$prepared" "$split" "$out" "$languages" 2> "$out.$split.log" | tail -1
+    "$home/bench/lib/FastTextText.java" "$prepared" "$split" "$out" "$languages" 2> "$out.$split.log" | tail -1
 done

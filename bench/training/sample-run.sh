@@ -3,7 +3,7 @@
 # 1,500 steps of 256 (STEPS=N to change), export, then evaluate on UDHR and on the sample's test
 # split; prints one line: training seconds, validation, UDHR windows and sentences, test windows
 # and sentences.
-#   bench/sample-run.sh OUT_DIR [--set KEY=VALUE ...]
+#   bench/training/sample-run.sh OUT_DIR [--set KEY=VALUE ...]
 # Needs work/detect/prepared (`./langid prepare -i data/sample/libreoffice -o work/detect/prepared`) and
 # work/udhr/prepared (`./langid prepare -i data/sample/udhr -o work/udhr/prepared`).
 # ENGINE=samediff evaluates graph.fb instead of model.onnx (for experimental graph changes that
@@ -12,7 +12,7 @@
 # prepare output of the same sample (same split seed: e.g. one made with prepare.balance); the
 # test split scored stays work/detect/prepared's.
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="$1"; shift
 rm -rf "$out"; mkdir -p "$out"
 cd "$home"
@@ -26,7 +26,7 @@ seconds=$(( $(date +%s) - start ))
 ./langid evaluate -m "$out/artefact" --windows work/udhr/prepared/windows --sentences work/udhr/prepared/sentences \
   "${engine[@]}" -o "$out/udhr" > "$out/udhr.log" 2>&1
 ./langid evaluate -m "$out/artefact" -i work/detect/prepared "${engine[@]}" -o "$out/test" > "$out/test.log" 2>&1
-PYTHONPATH="$home/bench" python3 - "$out" "$seconds" <<'PY'
+PYTHONPATH="$home/bench/lib" python3 - "$out" "$seconds" <<'PY'
 import json, os, sys
 import report_tables as rt
 out, seconds = sys.argv[1:]

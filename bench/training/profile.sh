@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Where a training step's time goes, SameDiff against the PyTorch reference, one thread each:
-#   1. SameDiff's ProfilingListener: native time per op type and per op instance (bench/profile-summary.py);
+#   1. SameDiff's ProfilingListener: native time per op type and per op instance (bench/training/profile-summary.py);
 #   2. JFR on the same run: how the JVM's samples split between native ops, allocation and Java;
 #   3. PyTorch's profiler on bench/pytorch/train_bench.py, same model and batch.
-#   bench/profile.sh [BATCH ...]        default: 256 1024.  Results: bench/PROFILE.md.
+#   bench/training/profile.sh [BATCH ...]        default: 256 1024.  Results: bench/PROFILE.md.
 # Both sides train issue 14's default model (d 64, 4 heads, 2 layers, FFN 128, no n-grams), as
 # bench/train.sh. PROFILED=profile times the profile's own model instead (with its n-gram table,
 # whose lookups and row updates run in Java between the graph's ops) and skips PyTorch, which has
@@ -12,7 +12,7 @@
 # trace's 5 steps run through SameDiff's session (the listener turns replay off): its "outside
 # native ops" share is the session's cost that replay removes.
 set -euo pipefail
-home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 batches=("${@:-256 1024}")
 # shellcheck disable=SC2206
 batches=(${batches[*]})
@@ -30,7 +30,7 @@ for batch in "${batches[@]}"; do
     "$home/langid" bench train --trainer local --batch "$batch" --seconds 10 --warmup-seconds 5 \
     --trace "$out/trace-$batch.json" "${model[@]}" 2>/dev/null | grep -E '^(model|samples/s)'
   sleep 2   # the listener writes asynchronously
-  /usr/bin/python3 "$home/bench/profile-summary.py" "$out/trace-$batch.json" 5 15
+  /usr/bin/python3 "$home/bench/training/profile-summary.py" "$out/trace-$batch.json" 5 15
   echo
   echo "--- JFR, whole run (warm-up included): where the samples fall, then the top frames"
   echo "    (a ranking, not time shares: JFR samples Java code every 10 ms and native calls every 20 ms)"

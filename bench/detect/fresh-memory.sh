@@ -5,9 +5,9 @@
 # ("Fresh memory"). bench/detect.sh prints it on its machine: line; run this alone first to see
 # in a second whether a host can settle a whole-process ratio (under 2 µs a page) before
 # spending minutes on the runs.
-#   bench/fresh-memory.sh        prints e.g. 0.3
+#   bench/detect/fresh-memory.sh        prints e.g. 0.3
 set -euo pipefail
-command -v python3 > /dev/null || { echo "bench/fresh-memory.sh: needs python3" >&2; exit 1; }
+command -v python3 > /dev/null || { echo "bench/detect/fresh-memory.sh: needs python3" >&2; exit 1; }
 python3 -c 'import time
 n = 1 << 28
 started = time.perf_counter(); b = bytearray(n); b[::4096] = b"\x01" * (n // 4096)

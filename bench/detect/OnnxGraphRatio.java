@@ -18,9 +18,9 @@ import org.langid.text.Vocabulary;
  * whole processes alternated wander by a third (bench/DETECT.md, "The filter by shifts"). Prints each round's
  * seconds per graph and their ratios to the first, then how far each graph's probabilities are
  * from the first's (largest difference, windows labelled differently).
- *   bench/onnx-graphs.sh PREPARED A.onnx B.onnx [C.onnx ...]   (builds the windows file, runs this)
+ *   bench/detect/onnx-graphs.sh PREPARED A.onnx B.onnx [C.onnx ...]   (builds the windows file, runs this)
  *   java -cp "$(cat serving/target/quick-predict-classpath.txt):serving/target/classes" \
- *       bench/OnnxGraphRatio.java WINDOWS.tsv BATCH ROUNDS A.onnx B.onnx ...
+ *       bench/detect/OnnxGraphRatio.java WINDOWS.tsv BATCH ROUNDS A.onnx B.onnx ...
  * WINDOWS.tsv: language TAB window per line, as `langid bench windows` writes it.
  */
 public class OnnxGraphRatio {
