@@ -7,7 +7,7 @@
 # Environment: GRID="args;args;..." replaces the built-in grid; THREADS (default 2);
 #   JOINED=1 writes every space as _ (langid evaluate's text=joined: a window is one fastText word).
 #   HELD_OUT=PREPARED (e.g. work/udhr/prepared) also scores every window of that prepare output, all
-#   splits, in a last column: for diagnosis (bench/NGRAMS.md, "What our bag of n-grams lacks"),
+#   splits, in a last column: for diagnosis (bench/EXPERIMENTS.md, "Our bag against fastText's"),
 #   never for choosing the peer's settings. Results then go to grid[-joined]-held-out.tsv.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pipeline protocol of bench/NGRAMS.md ("Averaged weights" on): the default `./langid pipeline`
+# The pipeline protocol of bench/EXPERIMENTS.md ("Protocols and noise"): the default `./langid pipeline`
 # (prepare, Spark training on local[*], export, evaluation on the sample's test split) into OUT_DIR
 # with the given settings, then the model on the two other genres, UDHR and the Wesnoth set; prints
 # one line: whole-run seconds, then windows and sentences of the test split, UDHR and Wesnoth.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What two cores of this machine share (bench/PROFILE.md, "What two cores share"): each test alone,
+# What two cores of this machine share (bench/EXPERIMENTS.md, "What two cores share"): each test alone,
 # then two copies side by side, and the ratio of their sum to the one alone (2.00: nothing shared).
 # Multiply-adds in registers, and a stream over two arrays that fit one core's L2, about the shared
 # L3, or neither. The training step streams arrays of 4-8 MB, so the last two rows bound how well

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Validation accuracy against training time, for a few model sizes, at equal wall-clock budgets
-# on this machine (issue 7: measure before tuning). For each size its training rate is measured
+# on this machine. For each size its training rate is measured
 # first (bench train: Spark local[2], 2 workers x 128 windows, averaging every 5 steps); then one
 # run per budget trains that many minutes' worth of steps, each with its own full warm-up and
 # cosine schedule, so every point is a finished run, not the middle of a longer one.

@@ -3,12 +3,12 @@
 #   1. SameDiff's ProfilingListener: native time per op type and per op instance (bench/training/profile-summary.py);
 #   2. JFR on the same run: how the JVM's samples split between native ops, allocation and Java;
 #   3. PyTorch's profiler on bench/pytorch/train_bench.py, same model and batch.
-#   bench/training/profile.sh [BATCH ...]        default: 256 1024.  Results: bench/PROFILE.md.
-# Both sides train issue 14's default model (d 64, 4 heads, 2 layers, FFN 128, no n-grams), as
+#   bench/training/profile.sh [BATCH ...]        default: 256 1024.  Results: bench/EXPERIMENTS.md.
+# Both sides train the reference model (d 64, 4 heads, 2 layers, FFN 128, no n-grams), as
 # bench/train.sh. PROFILED=profile times the profile's own model instead (with its n-gram table,
 # whose lookups and row updates run in Java between the graph's ops) and skips PyTorch, which has
 # no n-gram table. Run on an otherwise idle machine; about 2 minutes per batch size.
-# Since step replay (bench/PROFILE.md), the timed steps and JFR see replayed steps, while the
+# With step replay, the timed steps and JFR see replayed steps, while the
 # trace's 5 steps run through SameDiff's session (the listener turns replay off): its "outside
 # native ops" share is the session's cost that replay removes.
 set -euo pipefail

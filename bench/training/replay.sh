@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Step replay against SameDiff's session (bench/PROFILE.md, "Steps replayed"): the local trainer on
+# Step replay against SameDiff's session (bench/EXPERIMENTS.md, "Training speed: the step"): the local trainer on
 # one native thread, the same command with -Dlangid.step_replay=true and =false alternated in one
-# run, for the profile's model on a prepare output's training windows and issue 14's model (no
+# run, for the profile's model on a prepare output's training windows and the reference model (no
 # n-grams) on random windows. Run it on an otherwise idle machine.
 #   bench/training/replay.sh [SECONDS] [PREPARED]     default: 15 s, work/pipeline/prepared
 # SWITCH=products compares, within replayed steps, every call on libnd4j's own op
 # (-Dlangid.step_kernels=false) against the replacements: fused layer norms, the attention's
-# products and permutes on the JDK's vector API, sums as oneDNN products (bench/PROFILE.md).
+# products and permutes on the JDK's vector API, sums as oneDNN products (bench/EXPERIMENTS.md).
 # SWITCH=attention compares each attention core as separate calls
 # (-Dlangid.step_replay.attention_fusion=false) against one fused pass per block, forward and
 # backward (AttentionFusion), with two more rows at batch 1024: the profile's model and the
@@ -21,7 +21,7 @@ home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seconds="${1:-15}"
 prepared="${2:-$home/work/pipeline/prepared}"
 [ -d "$prepared/windows" ] || { echo "replay.sh: no prepared windows at $prepared (run ./langid prepare first)" >&2; exit 1; }
-issue14=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
+reference=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
          --set model.positional=true --set model.dropout=0)
 "$home/langid" bench train --batch 256 --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
 property=langid.step_replay; header=("session/s" "replay/s")
@@ -43,8 +43,8 @@ row() {   # row NAME BATCH ARGS...
 }
 row "profile's, the prepared windows" 256 -i "$prepared"
 row "profile's, the prepared windows" 32 -i "$prepared"
-row "issue 14's (no n-grams), random" 256 "${issue14[@]}"
-row "issue 14's (no n-grams), random" 1024 "${issue14[@]}"
+row "reference (no n-grams), random" 256 "${reference[@]}"
+row "reference (no n-grams), random" 1024 "${reference[@]}"
 if [ "${SWITCH:-replay}" = by_rows ]; then
   row "profile's, the prepared windows" 1024 -i "$prepared"
 fi

@@ -3,7 +3,7 @@
 round (stage) after the first few, (the next round's first launch - this round's first launch) -
 its longest task's run time, i.e. scheduling, task and result (de)serialization, waiting for the
 slower worker's start, and the driver's averaging and next input.
-Robust to step-time noise, which the samples/s figures are not. Usage (bench/PROFILE.md):
+Robust to step-time noise, which the samples/s figures are not. Usage:
   ./langid bench train --trainer spark --master 'local[1]' ... \
       --spark-conf spark.eventLog.enabled=true --spark-conf spark.eventLog.dir=DIR
   bench/training/round-overhead.py DIR/<the log>

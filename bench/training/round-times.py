@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Round times of a Spark training run over its wall time (issue 14: are they flat?).
+"""Round times of a Spark training run over its wall time (are they flat over a long run?).
 
 Usage: bench/training/round-times.py MODEL_DIR/metrics.jsonl [MINUTES]
 

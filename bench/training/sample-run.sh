@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sample protocol of bench/NGRAMS.md: the local trainer on the sample's prepared windows for
+# The sample protocol of bench/EXPERIMENTS.md: the local trainer on the sample's prepared windows for
 # 1,500 steps of 256 (STEPS=N to change), export, then evaluate on UDHR and on the sample's test
 # split; prints one line: training seconds, validation, UDHR windows and sentences, test windows
 # and sentences.

@@ -3,8 +3,8 @@
 # batch size: our local trainer alone, then two of them at once (separate JVMs, one native
 # thread each); the same for the PyTorch reference (one thread each). If two independent
 # processes do not reach ~2x one, no trainer (Spark or not) can. The sgemm row tells whether the
-# two cores have their own multiply-add units at all (on the machines of 2026-11-23 they did not:
-# bench/PROFILE.md, "One core against two"); the loop rows, whether memory is the limit. Spark's own figures: bench/train-spark.sh.
+# two cores have their own multiply-add units at all (on some 2-vCPU VMs they do not: bench/EXPERIMENTS.md,
+# "What two cores share"); the loop rows, whether memory is the limit. Spark's own figures: bench/train-spark.sh.
 #   bench/training/scaling.sh [SECONDS] [BATCH]        default: 20 s, batch 1024; about 4 minutes
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
