@@ -2,12 +2,12 @@
 # Trains Debian's fastText with each setting of a small grid on the committed sample's prepared
 # training windows and scores it on the validation windows and sentences (never on the test split
 # or UDHR, which stay for the comparison in bench/fasttext-peer.sh). The text is written exactly
-# as `langid evaluate --peer fasttext` gives it to fastText (bench/FastTextText.java).
+# as `langid evaluate --peer fasttext` gives it to fastText (bench/lib/FastTextText.java).
 #   bench/fasttext-grid.sh [WORK_DIR]          default work/fasttext-grid; results in WORK_DIR/grid.tsv (grid-joined.tsv)
 # Environment: GRID="args;args;..." replaces the built-in grid; THREADS (default 2);
 #   JOINED=1 writes every space as _ (langid evaluate's text=joined: a window is one fastText word).
 #   HELD_OUT=PREPARED (e.g. work/udhr/prepared) also scores every window of that prepare output, all
-#   splits, in a last column: for diagnosis (bench/NGRAMS.md, "What our bag of n-grams lacks"),
+#   splits, in a last column: for diagnosis (bench/EXPERIMENTS.md, "Our bag against fastText's"),
 #   never for choosing the peer's settings. Results then go to grid[-joined]-held-out.tsv.
 set -euo pipefail
 home="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,13 +22,13 @@ if [ ! -f "$prepared/summary.json" ]; then
 fi
 text="$work/text"
 if [ ! -f "$text/sentences-validation.txt" ]; then
-  "$home/bench/fasttext-text.sh" "$prepared" "$text" train validation
+  "$home/bench/lib/fasttext-text.sh" "$prepared" "$text" train validation
 fi
 
 held_out_files=()
 if [ -n "${HELD_OUT:-}" ]; then
   if [ ! -f "$text/windows-held-out.txt" ]; then
-    "$home/bench/fasttext-text.sh" "$HELD_OUT" "$work/held-out-text" train validation test
+    "$home/bench/lib/fasttext-text.sh" "$HELD_OUT" "$work/held-out-text" train validation test
     cat "$work"/held-out-text/windows-{train,validation,test}.txt > "$text/windows-held-out.txt"
   fi
   held_out_files=(windows-held-out)

@@ -3,7 +3,7 @@
 # same prepared training windows of the committed sample: the tuned settings and the baseline a
 # new user would try) and Lingua, on the sample's test split, on UDHR and on the sample's Wesnoth set
 # (the second and third genres, never trained on): window and sentence accuracy per language.
-# Results in bench/FASTTEXT.md.
+# Results in docs/FASTTEXT.md.
 #   bench/fasttext-peer.sh [WORK_DIR]        default work/fasttext-peer; tables in WORK_DIR/tables.md
 # Environment: PIPELINE=DIR reuses the work directory of an earlier `./langid pipeline -w DIR`
 # instead of running the pipeline (about 10 minutes on 2 cores).
@@ -47,7 +47,7 @@ evaluate release-wesnoth "$home/models" --windows "$wesnoth/windows" --sentences
   --peer-training "$prepared" "${peers[@]}"
 evaluate pipeline-wesnoth "$pipeline/registry" --windows "$wesnoth/windows" --sentences "$wesnoth/sentences"
 
-PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+PYTHONPATH="$home/bench/lib" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
 import report_tables as rt
 work = sys.argv[1]

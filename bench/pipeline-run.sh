@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pipeline protocol of bench/NGRAMS.md ("Averaged weights" on): the default `./langid pipeline`
+# The pipeline protocol of bench/EXPERIMENTS.md ("Protocols and noise"): the default `./langid pipeline`
 # (prepare, Spark training on local[*], export, evaluation on the sample's test split) into OUT_DIR
 # with the given settings, then the model on the two other genres, UDHR and the Wesnoth set; prints
 # one line: whole-run seconds, then windows and sentences of the test split, UDHR and Wesnoth.
@@ -30,7 +30,7 @@ seconds=$(( $(date +%s) - start ))
 ./langid evaluate -m "$out/registry" --windows work/wesnoth/prepared/windows --sentences work/wesnoth/prepared/sentences \
   -o "$out/wesnoth" > "$out/wesnoth.log" 2>&1 || { echo "pipeline-run: the Wesnoth evaluation failed; see $out/wesnoth.log" >&2; exit 1; }
 [ "${KEEP_TRAIN:-0}" = 1 ] || rm -rf "$out/prepared/windows/split=train"
-PYTHONPATH="$home/bench" python3 - "$out" "$seconds" <<'PY'
+PYTHONPATH="$home/bench/lib" python3 - "$out" "$seconds" <<'PY'
 import os, sys
 import report_tables as rt
 out, seconds = sys.argv[1:]

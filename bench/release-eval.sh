@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A model trained on the full LibreOffice corpus against the peers trained on the same windows
-# (issue 16's release acceptance): the model, fastText (tuned, trained on the same prepared
+# (the release's acceptance bars): the model, fastText (tuned, trained on the same prepared
 # training windows) and Lingua 1.2.2 on the full corpus's test split, on all of UDHR and on all of
-# the sample's Wesnoth set (a third genre), per language; then issue 16's acceptance checks, which
+# the sample's Wesnoth set (a third genre), per language; then the release's acceptance checks, which
 # name the test split and UDHR, and the same comparisons on the Wesnoth set.
 #
 #   bench/release-eval.sh MODEL PREPARED [WORK]
@@ -40,7 +40,7 @@ evaluate test -i "$prepared" --peer lingua,fasttext
 evaluate udhr --windows "$udhr/windows" --sentences "$udhr/sentences" --peer lingua,fasttext --peer-training "$prepared"
 evaluate wesnoth --windows "$wesnoth/windows" --sentences "$wesnoth/sentences" --peer lingua,fasttext --peer-training "$prepared"
 
-PYTHONPATH="$home/bench" python3 - "$work" <<'EOF' | tee "$work/tables.md"
+PYTHONPATH="$home/bench/lib" python3 - "$work" <<'EOF' | tee "$work/tables.md"
 import sys
 import report_tables as rt
 work = sys.argv[1]
@@ -74,10 +74,10 @@ behind = [f"{l} {100 * (a('udhr', 'windows', 'langid', l) - a('udhr', 'windows',
           for l in languages if a("udhr", "windows", "langid", l) < a("udhr", "windows", "fasttext", l) - 0.010]
 checks.append(("no language more than 1 point behind fastText on UDHR windows"
                + (f" (behind: {', '.join(behind)})" if behind else ""), not behind))
-print("\nacceptance (issue 16, released model):")
+print("\nacceptance (the release's bars):")
 for text, passed in checks:
     print(f"- [{'x' if passed else ' '}] {text}")
-print("\nthe same on the third genre (not in issue 16's list; the held-out text it names is of other genres):")
+print("\nthe same on the third genre (not among the release's bars):")
 for level in ("windows", "sentences"):
     lead = 100 * (a("wesnoth", level, "langid") - a("wesnoth", level, "fasttext"))
     print(f"- Wesnoth {level}: model - fastText {lead:+.2f} points")

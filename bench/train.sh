@@ -16,7 +16,7 @@ batches=("${@:-256 1024 4096}")
 batches=(${batches[*]})
 
 threads="${THREADS:-1}"
-# The model both sides train: issue 14's default (d 64, 4 heads, 2 layers, FFN 128, no n-grams),
+# The model both sides train: the reference model (d 64, 4 heads, 2 layers, FFN 128, no n-grams),
 # which is what bench/pytorch/train_bench.py builds; the profile's own model has an n-gram table
 # the reference lacks, so it is overridden here.
 model=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0

@@ -2,7 +2,7 @@
 
 Bound by the core's multiply-add units, not by memory (three 1 MB matrices at N=512): run two of
 these at once to see whether the machine's two cores have a multiply-add unit each
-(bench/scaling.sh). Last line: 'gflops: X'.
+(bench/training/scaling.sh). Last line: 'gflops: X'.
 """
 import argparse
 import time
