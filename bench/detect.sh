@@ -11,7 +11,7 @@
 # so that the fast path's accuracy is checked against it on the same windows (not timed).
 # Whole process: wall time of one command from start to last line. Steady state: windows/s
 # after loading, (N - 1) / (time for N lines - time for 1 line). Accuracy: first field vs label.
-# fastText settings: FASTTEXT_ARGS and FASTTEXT_TEXT (default the tuned peer of docs/FASTTEXT.md:
+# fastText settings: FASTTEXT_ARGS and FASTTEXT_TEXT (default the tuned peer of docs/RESULTS.md, "fastText as the peer":
 # -minn 1 -maxn 6 -wordNgrams 1 -dim 32 -epoch 5 -lr 0.5 -loss ova on text with spaces written
 # as _; the baseline a new user would try is FASTTEXT_TEXT=words FASTTEXT_ARGS="-minn 1 -maxn 4 -wordNgrams 2
 # -dim 32 -epoch 5 -lr 0.5"). Training lines are shuffled (seeded): fastText reads them in order
@@ -93,7 +93,7 @@ seconds() {
 fresh=$("$home/bench/detect/fresh-memory.sh" 2> /dev/null || true)
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), AVX-512: $(grep -q avx512f /proc/cpuinfo && echo yes || echo no), fresh memory ${fresh:-unmeasured (no python3)}${fresh:+ µs per 4 KiB page}"
 if [ -n "$fresh" ] && [ "$(echo "$fresh > 2" | bc)" = 1 ]; then
-  echo "note: this host hands out fresh memory slowly (${fresh} µs a page). Each detector pays for every page it touches first, so the whole-process ratios below favour the detector with the least peak memory; compare them on a host under 2 µs (docs/DETECT.md, \"Fresh memory\")."
+  echo "note: this host hands out fresh memory slowly (${fresh} µs a page). Each detector pays for every page it touches first, so the whole-process ratios below favour the detector with the least peak memory; compare them on a host under 2 µs (docs/RESULTS.md, \"Fresh memory\")."
 fi
 echo "windows: $windows test$( [ "$wanted" -gt "$(wc -l < "$work/test.tsv")" ] && echo ' and validation') windows of 16 characters from $prepared; model $(cat "$model/current" 2>/dev/null || basename "$model")"
 printf '%-22s %12s %12s %16s %10s %14s\n' detector "whole (s)" "load (s)" "steady (win/s)" accuracy "peak mem (MB)"

@@ -3,7 +3,7 @@
 # same prepared training windows of the committed sample: the tuned settings and the baseline a
 # new user would try) and Lingua, on the sample's test split, on UDHR and on the sample's Wesnoth set
 # (the second and third genres, never trained on): window and sentence accuracy per language.
-# Results in docs/FASTTEXT.md.
+# Results in docs/RESULTS.md, "fastText as the peer".
 #   bench/fasttext-peer.sh [WORK_DIR]        default work/fasttext-peer; tables in WORK_DIR/tables.md
 # Environment: PIPELINE=DIR reuses the work directory of an earlier `./langid pipeline -w DIR`
 # instead of running the pipeline (about 10 minutes on 2 cores).

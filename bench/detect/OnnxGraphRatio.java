@@ -15,7 +15,7 @@ import org.langid.text.Vocabulary;
  * Several ONNX graphs of one model over the same windows in one JVM, batch by batch in rotating
  * order, each on one ONNX Runtime thread set up by OnnxWindowClassifier.sessionOptions: machine noise
  * falls on every graph alike, so the time ratios wander by a few percent from round to round where
- * whole processes alternated wander by a third (docs/DETECT.md, "The filter by shifts"). Prints each round's
+ * whole processes alternated wander by a third (docs/RESULTS.md, "Detection speed"). Prints each round's
  * seconds per graph and their ratios to the first, then how far each graph's probabilities are
  * from the first's (largest difference, windows labelled differently).
  *   bench/detect/onnx-graphs.sh PREPARED A.onnx B.onnx [C.onnx ...]   (builds the windows file, runs this)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Microseconds this host takes to hand a process each 4 KiB page it touches first, over 256 MiB
 # (allocation and first write timed together: Python's bytearray(n) already touches its pages).
-# A fraction of a microsecond on most hosts, 12-18 on the PVM micro-VMs of docs/DETECT.md
+# A fraction of a microsecond on most hosts, 12-18 on the PVM micro-VMs of docs/RESULTS.md, "Fresh memory"
 # ("Fresh memory"). bench/detect.sh prints it on its machine: line; run this alone first to see
 # in a second whether a host can settle a whole-process ratio (under 2 µs a page) before
 # spending minutes on the runs.

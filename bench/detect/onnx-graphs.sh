@@ -3,7 +3,7 @@
 # (bench/detect/OnnxGraphRatio.java), over every test window of a prepared directory; then how far each
 # graph's probabilities are from the first's. For rewrites of the serving graph: a ratio within a
 # few percent from round to round on a machine where whole processes wander by a third
-# (docs/DETECT.md, "The filter by shifts").
+# (docs/RESULTS.md, "Detection speed").
 #   bench/detect/onnx-graphs.sh PREPARED A.onnx B.onnx [C.onnx ...]
 #   e.g. bench/detect/onnx-graphs.sh work/detect/prepared OLD/model.int8.onnx models/versions/V/model.int8.onnx
 # Environment: BATCH (default 256), ROUNDS (default 5; the first includes warm-up).

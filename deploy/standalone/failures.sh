@@ -48,7 +48,7 @@ for scenario in "${scenarios[@]}"; do
 done
 [[ "$steps" =~ ^[1-9][0-9]*$ ]] || fail "STEPS must be a positive number, not $steps"
 # Kills land after a quarter of the rounds: rounds before and after them. The frequency is pinned
-# so that the scenarios and their state.bin stay those of bench/CLUSTER.md whatever the profile's.
+# so that the scenarios and their state.bin stay those of docs/RESULTS.md ("Spark: the standalone cluster") whatever the profile's.
 frequency=5
 kill_round=$((steps / frequency / 4))
 [ "$kill_round" -ge 1 ] || kill_round=1

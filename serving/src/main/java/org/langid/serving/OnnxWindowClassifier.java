@@ -69,7 +69,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
 
     /**
      * How detection sets up an ONNX Runtime session; public so that benchmarks of the graph alone
-     * (bench/OnnxGraphRatio.java) time it as detection runs it.
+     * (bench/detect/OnnxGraphRatio.java) time it as detection runs it.
      */
     public static OrtSession.SessionOptions sessionOptions(int intraOpThreads) throws OrtException {
         OrtSession.SessionOptions options = new OrtSession.SessionOptions();

@@ -13,7 +13,7 @@ import java.util.zip.GZIPInputStream;
 /**
  * {@code langid predict}'s quick path: the same options and the same output, in a JVM that
  * loads only this module (no Spark, Hadoop or ND4J), so that it starts ~1 s sooner
- * (bench/DETECT.md). {@code ./langid predict} runs it first.
+ * (docs/RESULTS.md, "Detection speed"). {@code ./langid predict} runs it first.
  *
  * <p>It takes only what it can do exactly as the full command does: a model and an input on
  * local disk (the input plain or .gz), ONNX Runtime. Anything else (a path with a scheme, another

@@ -38,7 +38,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--stride", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_STRIDE,
             description = "Characters between the starts of a text's windows (1: every window, as in training; "
-                    + TextDetector.DEFAULT_STRIDE + " was as accurate on sentences, bench/DETECT.md). Default: ${DEFAULT-VALUE}.")
+                    + TextDetector.DEFAULT_STRIDE + " was as accurate on sentences, docs/RESULTS.md). Default: ${DEFAULT-VALUE}.")
     int stride;
 
     @Option(names = "--fold-capitals", negatable = true, defaultValue = "true", fallbackValue = "true",

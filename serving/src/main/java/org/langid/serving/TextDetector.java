@@ -30,7 +30,7 @@ public final class TextDetector {
     public static final String UNDETERMINED = "und";
     /**
      * Characters between a text's window starts unless told otherwise. Measured with the released
-     * model (bench/DETECT.md): sentence accuracy on the sample's test split and on UDHR was the
+     * model (docs/RESULTS.md, "Detection speed"): sentence accuracy on the sample's test split and on UDHR was the
      * same at stride 1, 2 and 4 (99.745% and 100%), one test sentence lower at 8 and 16; stride 4
      * classifies a quarter of the windows.
      */

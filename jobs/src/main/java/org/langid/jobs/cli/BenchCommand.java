@@ -73,7 +73,7 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--trace", paramLabel = "FILE",
                 description = "After timing, record 5 steps with SameDiff's ProfilingListener into FILE (Chrome-trace JSON of "
-                        + "native op times; bench/profile-summary.py summarises it).")
+                        + "native op times; bench/training/profile-summary.py summarises it).")
         String traceFile;
 
         @Mixin
@@ -88,7 +88,7 @@ public final class BenchCommand implements Runnable {
             TrainConfig train = tree.section("train", TrainConfig.class);
             NativeThreads.limit(train.nativeThreads);
             if (config.distillation.enabled()) {
-                // The step is what is timed; a teacher's forward passes cost per teacher on top (bench/NGRAMS.md, "Distillation").
+                // The step is what is timed; a teacher's forward passes cost per teacher on top (bench/EXPERIMENTS.md, "Distillation").
                 System.out.println("distillation off: the benchmark times the student's steps without the teachers");
                 config.distillation = new ModelConfig.Distillation();
             }

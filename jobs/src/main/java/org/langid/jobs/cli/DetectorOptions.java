@@ -17,7 +17,7 @@ public final class DetectorOptions {
     @Option(names = "--stride", paramLabel = "N", defaultValue = "" + TextDetector.DEFAULT_STRIDE,
             description = "Characters between the starts of a text's windows (1: every window, as training cut them; "
                     + TextDetector.DEFAULT_STRIDE + " was as accurate on sentences and " + TextDetector.DEFAULT_STRIDE
-                    + " times cheaper, bench/DETECT.md). Default: ${DEFAULT-VALUE}.")
+                    + " times cheaper, docs/RESULTS.md). Default: ${DEFAULT-VALUE}.")
     int stride;
 
     @Option(names = "--max-windows-per-text", paramLabel = "N", defaultValue = "256",

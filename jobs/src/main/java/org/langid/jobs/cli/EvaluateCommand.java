@@ -56,7 +56,7 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     @Option(names = "--peer", split = ",", paramLabel = "NAME",
             description = "Also score a peer on the same data (repeatable, or comma-separated): lingua; fasttext (Debian's fastText 0.9.2 "
-                    + "trained on the prepared training windows with the best settings found, bench/FASTTEXT.md); fasttext-baseline "
+                    + "trained on the prepared training windows with the best settings found, docs/RESULTS.md); fasttext-baseline "
                     + "(the same with the settings a new user would try: " + FastTextSettings.BASELINE_ARGUMENTS + "). "
                     + "Without a fasttext binary the evaluation says so and goes on without it.")
     List<String> peers = new ArrayList<>();

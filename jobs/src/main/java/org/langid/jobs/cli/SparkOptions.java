@@ -39,7 +39,7 @@ public final class SparkOptions {
         conf.setIfMissing("spark.broadcast.compress", "false");
         // A resident round's task result (the dense state and the changed table rows) is a few MB;
         // above the 1 MB default it went through the block manager, an extra fetch every round:
-        // 2-4% of the pipeline's rounds (bench/PROFILE.md). Capped by spark.rpc.message.maxSize.
+        // 2-4% of the pipeline's rounds (bench/EXPERIMENTS.md, "Spark rounds"). Capped by spark.rpc.message.maxSize.
         conf.setIfMissing("spark.task.maxDirectResultSize", "64m");
         for (String setting : sparkConf) {
             int eq = setting.indexOf('=');

@@ -18,7 +18,7 @@ public record FastTextSettings(String name, List<String> arguments, boolean join
 
     public static final FastTextSettings BASELINE = parse("fasttext-baseline", BASELINE_ARGUMENTS);
 
-    /** The best settings the grid in bench/FASTTEXT.md found on the sample's validation windows: the fair peer. */
+    /** The best settings the grid of docs/RESULTS.md ("fastText as the peer") found on the sample's validation windows: the fair peer. */
     public static final String TUNED_ARGUMENTS = "-minn 1 -maxn 6 -wordNgrams 1 -dim 32 -epoch 5 -lr 0.5 -loss ova";
 
     /** With spaces joined: each window is one fastText word (0.2 points of validation windows over the same arguments on words). */

@@ -106,7 +106,7 @@ public final class AveragingTrainer {
     /**
      * How many averaging rounds one Spark job takes. With one worker a round's average is the
      * worker's own state, so synchronising it is nothing but Spark's fixed cost per job (~30 ms
-     * at local[1], 4% of a round of five steps at batch 1024; bench/PROFILE.md): its rounds are
+     * at local[1], 4% of a round of five steps at batch 1024; bench/EXPERIMENTS.md, "Spark rounds"): its rounds are
      * taken several to a job, as many as fill about {@link #LONE_WORKER_JOB_SECONDS}, and the
      * result is bit for bit that of one round a job (AveragingTrainerTest). With several workers
      * every round is a job of its own.

@@ -278,7 +278,7 @@ final class ResidentRound {
      * The whole table (parameters, and moments when they travel; (buckets, width) each, flat) and
      * how many workers changed each row. A worker that changed most rows sends this instead of
      * {@link Rows}: straight copies and sums then cost less than gathering, merging and scattering
-     * sorted rows (bench/PROFILE.md). A row no worker changed holds a copy of its old value. Sums
+     * sorted rows (bench/EXPERIMENTS.md, "Spark rounds"). A row no worker changed holds a copy of its old value. Sums
      * and averages are {@link Rows}' row for row, so a round ends bit for bit alike whichever form
      * each worker sent.
      */

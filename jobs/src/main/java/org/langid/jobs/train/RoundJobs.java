@@ -14,7 +14,7 @@ import scala.runtime.AbstractFunction2;
 
 /**
  * The Spark job of one parameter-averaging round, with as little of Spark's fixed cost as the
- * round allows (bench/PROFILE.md, "What a round costs besides its steps"): every worker's task
+ * round allows (bench/EXPERIMENTS.md, "Spark rounds"): every worker's task
  * runs on its shard and the results are added up.
  *
  * <p>With few workers the results are added on the driver, in partition order, from one
@@ -29,7 +29,7 @@ import scala.runtime.AbstractFunction2;
  * round's input and its results pass there by reference ({@link InProcess}) instead of through
  * Spark's serialization, block manager and broadcast: at the profile's million-row table on
  * random windows each is 60–70 MB a round, and the broadcast alone took 40–80 ms of a 3-second
- * round at {@code local[2]} (bench/PROFILE.md).
+ * round at {@code local[2]} (bench/EXPERIMENTS.md, "Spark rounds").
  */
 final class RoundJobs {
 

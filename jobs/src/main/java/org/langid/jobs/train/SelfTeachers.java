@@ -20,7 +20,7 @@ import org.langid.model.train.TrainConfig;
 /**
  * The teachers of {@code model.distillation.self_teachers}: models of the student's own
  * configuration, without distillation, on other seeds, trained and exported before the student
- * so that it can learn from their mean probabilities (bench/NGRAMS.md, "Distillation").
+ * so that it can learn from their mean probabilities (bench/EXPERIMENTS.md, "Distillation").
  */
 public final class SelfTeachers {
 

@@ -11,7 +11,7 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * FLOAT arrays placed on cache lines. ND4J's native buffers are only 16-byte aligned, so three
  * arrays in four begin mid-line: every 64-byte vector load of a kernel that streams them then
- * straddles two lines (1.2–1.5× slower on the machine of bench/PROFILE.md), and a table of
+ * straddles two lines (1.2–1.5× slower on bench/EXPERIMENTS.md, "Training speed: the step"), and a table of
  * 16-float rows has every row on two lines instead of one. The arrays are plain dense arrays to
  * ND4J (no view, no offset) over native memory a few floats into a slightly longer allocation.
  */

@@ -8,7 +8,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Reads and writes chosen rows of a (rows, width) table held by ND4J (the n-gram table, its
  * gradient and moments; the Spark rounds' changed rows), in Java. ND4J's {@code scatterUpdate}
  * did the same for the ~20,000 rows a minibatch of 256 selects and took 30% of a training step's
- * main thread with a million-row table (JFR, bench/PROFILE.md); these loops touch only those
+ * main thread with a million-row table (JFR; bench/EXPERIMENTS.md, "Training speed: the step"); these loops touch only those
  * rows. FLOAT tables, the trainers' type, go through an NIO view of the table's buffer; other
  * types (the finite-difference tests' DOUBLE) through ND4J's element accessors. Values are the
  * table's type throughout, so results equal the ND4J ops they replace bit for bit (TableRowsTest).

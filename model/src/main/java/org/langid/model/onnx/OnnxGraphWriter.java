@@ -52,7 +52,7 @@ public final class OnnxGraphWriter {
      * into one kernel), the n-gram table in int8 (per column), the rest in float. 7-bit weights
      * keep every integer product exact on every x86-64 CPU ({@link IntegerKernels}), so the
      * answers do not depend on the CPU; the n-gram projection stays in float, where int8 cost
-     * agreement and saved no time. 0.91–0.93 of FLOAT's time on a Zen 3 (bench/INT8.md).
+     * agreement and saved no time. 0.91–0.93 of FLOAT's time on a Zen 3 (docs/RESULTS.md, "The int8 flavour on every CPU").
      */
     public enum Precision { FLOAT, INT8 }
 
@@ -317,7 +317,7 @@ public final class OnnxGraphWriter {
         String bit = node("Mod", List.of(node("Mod", List.of(node("Mul", List.of(reduced, longScalar("ngram_filter_mix_" + order, NgramFilter.MIX))), prime)),
                 longScalar("ngram_filter_bits_" + order, filter.size())));                                  // (B, T) in [0, bits)
         // Shifts instead of int64 Div and Mod, which ONNX Runtime runs element by element: a twentieth
-        // of the int8 graph's time on a Zen 4, the same bits (bench/DETECT.md, "The filter by shifts").
+        // of the int8 graph's time on a Zen 4, the same bits (docs/RESULTS.md, "Detection speed").
         String byteIndex = node("Cast", List.of(node("BitShift", List.of(node("Cast", List.of(bit),
                                 a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.UINT64_VALUE))),
                         unsignedLongScalar("ngram_filter_three_" + order, 3)), a -> a.add(stringAttribute("direction", "RIGHT")))),
