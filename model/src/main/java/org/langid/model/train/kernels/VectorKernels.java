@@ -1,8 +1,9 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
 import java.util.Arrays;
 import java.util.List;
 import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 
@@ -21,12 +22,26 @@ import org.nd4j.linalg.api.ops.OpContext;
  * every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
  * sums run in another order. The permutes are exact copies.
  */
-final class VectorKernels {
+public final class VectorKernels {
 
     /** The switch: -Dlangid.step_kernels=false keeps libnd4j's ops (and NativeShortcuts off); =always uses ours on any vector width. */
-    static final String PROPERTY = "langid.step_kernels";
+    public static final String PROPERTY = "langid.step_kernels";
 
     private VectorKernels() {
+    }
+
+    /**
+     * Float, C order with default strides, not a view, no offset: the buffer holds exactly the
+     * arrays' values in order, so a replacement may read and write it as plain floats.
+     */
+    public static boolean denseFloats(INDArray... arrays) {
+        for (INDArray array : arrays) {
+            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
+                    || array.data().length() != array.length() || !org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Fewest float lanes worth it: measured with 16 (AVX-512) and 8 (AVX2); narrower CPUs stay native. */
@@ -36,7 +51,7 @@ final class VectorKernels {
      * Whether products can be swapped in this JVM: the switch is on, the vector module is there,
      * and the CPU's vectors hold at least {@link #MIN_LANES} floats.
      */
-    static boolean enabled() {
+    public static boolean enabled() {
         if (!NativeShortcuts.enabled() || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
             return false;
         }
@@ -44,8 +59,11 @@ final class VectorKernels {
     }
 
     /** Float arrays shared by the products of one plan (which runs on one thread): a block of each operand. */
-    static final class Scratch {
+    public static final class Scratch {
         private float[][] blocks = new float[3][0];
+
+        public Scratch() {
+        }
 
         float[][] get(long length) {
             if (blocks[0].length < length) {
@@ -59,7 +77,7 @@ final class VectorKernels {
      * What replaces the native call of {@code op} on {@code context}'s arrays, or null if it stays
      * native (another op, or arrays or arguments these products do not take).
      */
-    static Runnable replacing(DifferentialFunction op, OpContext context, Scratch scratch) {
+    public static Runnable replacing(DifferentialFunction op, OpContext context, Scratch scratch) {
         String name = op.opName();
         List<INDArray> in = context.getInputArrays();
         List<INDArray> out = context.getOutputArrays();
@@ -108,7 +126,7 @@ final class VectorKernels {
      * another array laid out (B, T, H, C) instead of (B, H, T, C): the products then read or write
      * through that layout, and the permute and copy that made or unmade it are dropped.
      */
-    static final class BatchedProducts implements Runnable {
+    public static final class BatchedProducts implements Runnable {
         private final Scratch scratch;
         private final Product[] products;
 
@@ -125,7 +143,7 @@ final class VectorKernels {
         }
 
         /** Reads {@code original} (B, H, T, C) from {@code source} holding it as (B, T, H, C). */
-        void readThroughHeads(INDArray original, INDArray source) {
+        public void readThroughHeads(INDArray original, INDArray source) {
             for (int i = 0; i < products.length; i++) {
                 Product p = products[i];
                 products[i] = new Product(p.a.array == original ? Operand.headsSecond(source, original) : p.a, p.transposeA,
@@ -134,7 +152,7 @@ final class VectorKernels {
         }
 
         /** Writes what went to {@code original} (B, H, T, C) into {@code target} as (B, T, H, C). */
-        void writeThroughHeads(INDArray original, INDArray target) {
+        public void writeThroughHeads(INDArray original, INDArray target) {
             for (int i = 0; i < products.length; i++) {
                 Product p = products[i];
                 if (p.z.array == original) {
@@ -144,11 +162,11 @@ final class VectorKernels {
         }
 
         /** The products, in order ({@link AttentionFusion} takes their operands, which {@link HeadLayouts} may have redirected). */
-        List<Product> products() {
+        public List<Product> products() {
             return List.of(products);
         }
 
-        boolean writes(INDArray array) {
+        public boolean writes(INDArray array) {
             for (Product p : products) {
                 if (p.z.array == array) {
                     return true;
@@ -162,10 +180,10 @@ final class VectorKernels {
      * An operand's blocks in {@code array}: block p starts at (p / heads)·outer + (p % heads)·head
      * floats, rows rowStride apart ({@link VectorMath.Blocks}).
      */
-    record Operand(INDArray array, int heads, int outer, int head, int rowStride) {
+    public record Operand(INDArray array, int heads, int outer, int head, int rowStride) {
 
         /** A dense (…, R, C) array. */
-        static Operand dense(INDArray array) {
+        public static Operand dense(INDArray array) {
             int rank = array.rank();
             int rows = (int) array.size(rank - 2);
             int columns = (int) array.size(rank - 1);
@@ -180,16 +198,15 @@ final class VectorKernels {
             return new Operand(array, heads, length * heads * columns, columns, heads * columns);
         }
 
-        VectorMath.Blocks blocks() {
+        public VectorMath.Blocks blocks() {
             return new VectorMath.Blocks(array.data().asNio(), heads, outer, head, rowStride);
         }
     }
 
-    /** {@link StepReplay#denseFloats}, of rank 3 or more (the batched arrays these take). */
+    /** {@link #denseFloats}, of rank 3 or more (the batched arrays these take). */
     private static boolean dense(INDArray... arrays) {
-        return StepReplay.denseFloats(arrays) && java.util.Arrays.stream(arrays).allMatch(array -> array.rank() >= 3);
+        return denseFloats(arrays) && java.util.Arrays.stream(arrays).allMatch(array -> array.rank() >= 3);
     }
-
 
     /**
      * A permutation that keeps the last dimension in place (the attention's (B, T, H, hs) ⇄
@@ -233,7 +250,7 @@ final class VectorKernels {
     }
 
     /** Z = op(A) · op(B) over the leading dimensions, which all three share. */
-    record Product(Operand a, boolean transposeA, Operand b, boolean transposeB, Operand z, int batch, int m, int k, int n) {
+    public record Product(Operand a, boolean transposeA, Operand b, boolean transposeB, Operand z, int batch, int m, int k, int n) {
 
         static Product of(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z) {
             int rank = z.rank();

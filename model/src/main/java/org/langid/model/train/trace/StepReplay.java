@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,6 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.langid.model.train.kernels.NativeShortcuts;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.passes.AttentionFusion;
+import org.langid.model.train.trace.passes.EmbeddingLookupFusion;
+import org.langid.model.train.trace.passes.GradientCopyElision;
+import org.langid.model.train.trace.passes.HeadLayouts;
+import org.langid.model.train.trace.passes.LayerNormFusion;
+import org.langid.model.train.trace.passes.ReluFusion;
 import org.nd4j.autodiff.functions.DifferentialFunction;
 import org.nd4j.autodiff.listeners.At;
 import org.nd4j.autodiff.listeners.BaseListener;
@@ -36,27 +44,13 @@ import org.nd4j.linalg.factory.Nd4j;
  * flow, views, identities), or a placeholder or a result is not an array the recording saw,
  * {@link Recorder#plan} returns null and training stays on SameDiff.
  */
-final class StepReplay {
+public final class StepReplay {
 
     private StepReplay() {
     }
 
-    /**
-     * Float, C order with default strides, not a view, no offset: the buffer holds exactly the
-     * arrays' values in order, so a replacement may read and write it as plain floats.
-     */
-    static boolean denseFloats(INDArray... arrays) {
-        for (INDArray array : arrays) {
-            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
-                    || array.data().length() != array.length() || !org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** What runs a call: libnd4j's op as SameDiff ran it, or a replacement computing the same outputs from the same arrays. */
-    enum Kernel {
+    public enum Kernel {
         NATIVE("native"), SHORTCUT("short"), VECTOR("vector"), FUSED("fused");
 
         final String label;
@@ -71,10 +65,10 @@ final class StepReplay {
      * null, computes the same outputs from the same arrays instead ({@link NativeShortcuts},
      * {@link VectorKernels}).
      */
-    record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
+    public record Call(DifferentialFunction op, OpContext context, Runnable replacement, Kernel kernel) {
 
         /** This call with the fastest replacement the switches allow, or itself. */
-        Call replaced(boolean shortcuts, boolean vectors, VectorKernels.Scratch scratch) {
+        public Call replaced(boolean shortcuts, boolean vectors, VectorKernels.Scratch scratch) {
             Runnable faster = shortcuts ? NativeShortcuts.replacing(op, context) : null;
             if (faster != null) {
                 return new Call(op, context, faster, Kernel.SHORTCUT);
@@ -83,7 +77,7 @@ final class StepReplay {
             return faster == null ? this : new Call(op, context, faster, Kernel.VECTOR);
         }
 
-        void close() {
+        public void close() {
             try {
                 context.close();
             } catch (Exception e) {
@@ -91,7 +85,7 @@ final class StepReplay {
             }
         }
 
-        void run() {
+        public void run() {
             if (replacement != null) {
                 replacement.run();
             } else if (op instanceof CustomOp custom) {
@@ -103,7 +97,7 @@ final class StepReplay {
     }
 
     /** A recorded step: its calls, the arrays its placeholders were read from, and its results. */
-    static final class Plan implements AutoCloseable {
+    public static final class Plan implements AutoCloseable {
         /**
          * -Dlangid.step_replay.profile=N: each call is timed, and every N steps the log gets the
          * calls by their mean time per step (bench/PROFILE.md). 0: off.
@@ -127,7 +121,7 @@ final class StepReplay {
          * Runs the step on new placeholder values (the same names and shapes as recorded) and
          * returns its results by name (arrays the next run overwrites: copy what must last).
          */
-        Map<String, INDArray> run(Map<String, INDArray> values) {
+        public Map<String, INDArray> run(Map<String, INDArray> values) {
             for (Map.Entry<String, INDArray> placeholder : placeholders.entrySet()) {
                 INDArray value = values.get(placeholder.getKey());
                 if (value == null || !java.util.Arrays.equals(value.shape(), placeholder.getValue().shape())) {
@@ -145,7 +139,7 @@ final class StepReplay {
             return results;
         }
 
-        int calls() {
+        public int calls() {
             return calls.size();
         }
 
@@ -182,7 +176,7 @@ final class StepReplay {
         }
 
         /** Calls run by {@code kernel}. */
-        int calls(Kernel kernel) {
+        public int calls(Kernel kernel) {
             return (int) calls.stream().filter(call -> call.kernel() == kernel).count();
         }
 
@@ -197,7 +191,7 @@ final class StepReplay {
     }
 
     /** Records the native ops of one SameDiff execution, for {@link #plan}. */
-    static final class Recorder extends BaseListener {
+    public static final class Recorder extends BaseListener {
         // The classes InferenceSession handles in Java rather than by one native call.
         private static final List<String> JAVA_SIDE = List.of("Identity", "Switch", "Merge", "Enter", "Exit", "NextIteration",
                 "LoopCond", "Assign", "GradientBackwardsMarker", "CreateView", "ExternalErrorsFunction", "Invoke", "Assert");
@@ -250,7 +244,7 @@ final class StepReplay {
          * The recorded step as a plan, or null if it cannot be replayed exactly. {@code fed}: the
          * placeholder arrays given to SameDiff; {@code results}: the arrays it returned, by name.
          */
-        Plan plan(Map<String, INDArray> fed, Map<String, INDArray> results) {
+        public Plan plan(Map<String, INDArray> fed, Map<String, INDArray> results) {
             if (unsupported != null || calls.isEmpty()) {
                 return discard();
             }
@@ -314,11 +308,11 @@ final class StepReplay {
         }
 
         /** The calls recorded so far, as SameDiff ran them (tests build plans from them). */
-        List<Call> recorded() {
+        public List<Call> recorded() {
             return List.copyOf(calls);
         }
 
-        String unsupported() {
+        public String unsupported() {
             return unsupported;
         }
 

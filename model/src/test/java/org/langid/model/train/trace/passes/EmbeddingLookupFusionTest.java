@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.langid.model.train.trace.RecordedStep;
+import org.langid.model.train.trace.StepReplay;
 
 /**
  * The character embedding's lookup (EmbeddingLookupFusion) against its definition, and its fusion

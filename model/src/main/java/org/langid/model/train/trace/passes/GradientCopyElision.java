@@ -1,12 +1,14 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.NativeShortcuts;
+import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -21,10 +23,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>Runs on the recorded calls before any replacement or fusion, which then see the new data flow.
  */
-final class GradientCopyElision {
+public final class GradientCopyElision {
 
     /** -Dlangid.step_replay.gradient_copy_elision=false keeps the copies. */
-    static final String PROPERTY = "langid.step_replay.gradient_copy_elision";
+    public static final String PROPERTY = "langid.step_replay.gradient_copy_elision";
 
     private GradientCopyElision() {
     }
@@ -33,7 +35,7 @@ final class GradientCopyElision {
      * {@code calls} without the copying add_bp calls (moved to {@code retired}) and with each copying
      * biasadd_bp's dX written onto its dZ, the copies' readers rewired to the incoming gradient.
      */
-    static List<StepReplay.Call> elide(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    public static List<StepReplay.Call> elide(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         BitSet dropped = new BitSet();
         StepDataflow flow = new StepDataflow(calls, results);
         for (int i = 0; i < calls.size(); i++) {

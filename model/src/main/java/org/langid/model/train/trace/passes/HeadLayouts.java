@@ -1,8 +1,11 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import java.util.BitSet;
 import java.util.List;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.NativeShortcuts;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -15,16 +18,16 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * writes the array written instead between the product and the copies it replaces. The values
  * are the same floats in the same order: exact.
  */
-final class HeadLayouts {
+public final class HeadLayouts {
 
     /** -Dlangid.step_replay.head_layouts=false keeps the copies (tests compare both ways). */
-    static final String PROPERTY = "langid.step_replay.head_layouts";
+    public static final String PROPERTY = "langid.step_replay.head_layouts";
 
     private HeadLayouts() {
     }
 
     /** {@code calls} without the copies the products can take over; the dropped calls go to {@code retired}. */
-    static List<StepReplay.Call> fold(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    public static List<StepReplay.Call> fold(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         StepDataflow f = new StepDataflow(calls, results);
         BitSet dropped = new BitSet();
         for (int permute = 0; permute < calls.size(); permute++) {

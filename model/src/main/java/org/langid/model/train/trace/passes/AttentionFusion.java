@@ -1,15 +1,18 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.train.StepDataflow.Value;
-import org.langid.model.train.VectorKernels.BatchedProducts;
-import org.langid.model.train.VectorKernels.Operand;
-import org.langid.model.train.VectorKernels.Product;
+import org.langid.model.train.kernels.AttentionMath;
+import org.langid.model.train.kernels.VectorKernels.BatchedProducts;
+import org.langid.model.train.kernels.VectorKernels.Operand;
+import org.langid.model.train.kernels.VectorKernels.Product;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.ScalarOp;
 
@@ -25,10 +28,10 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * the backward where dV was (and writes dQ and dK there, not later). Same derivative; results agree
  * with the separate calls to float rounding.
  */
-final class AttentionFusion {
+public final class AttentionFusion {
 
     /** -Dlangid.step_replay.attention_fusion=false keeps the separate calls (tests compare both ways). */
-    static final String PROPERTY = "langid.step_replay.attention_fusion";
+    public static final String PROPERTY = "langid.step_replay.attention_fusion";
     /** {@code false}: fused cores take the general passes even where the by-row ones apply (same bits; for comparisons). */
     static final String BY_ROWS_PROPERTY = "langid.step_replay.attention_by_rows";
 
@@ -39,7 +42,7 @@ final class AttentionFusion {
     }
 
     /** {@code calls} with each attention core it can fuse replaced by its two fused calls; the others go to {@code retired}. */
-    static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    public static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         Map<Integer, Runnable> fused = new HashMap<>();
@@ -90,7 +93,7 @@ final class AttentionFusion {
             }
             maskSlot = same(f.in(masking, 0), s) ? 1 : 0;
             mask = f.in(masking, maskSlot);
-            if (!StepReplay.denseFloats(mask.array()) || !java.util.Arrays.equals(mask.array().shape(), s.array().shape())) {
+            if (!VectorKernels.denseFloats(mask.array()) || !java.util.Arrays.equals(mask.array().shape(), s.array().shape())) {
                 return null;
             }
             calls.set(masking);
@@ -107,7 +110,7 @@ final class AttentionFusion {
         Product pv = weighing < 0 ? null : single(f, weighing, 0, 0);
         if (pv == null || pv.a().array() != p.array() || !dense(pv.a(), t) || pv.transposeA() || pv.transposeB()
                 || pv.batch() != blocks || pv.m() != t || pv.k() != t || pv.n() != c
-                || !StepReplay.denseFloats(p.array()) || p.array().length() != (long) blocks * t * t) {
+                || !VectorKernels.denseFloats(p.array()) || p.array().length() != (long) blocks * t * t) {
             return null;
         }
         calls.set(weighing);

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.langid.model.train.trace.StepReplay;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**

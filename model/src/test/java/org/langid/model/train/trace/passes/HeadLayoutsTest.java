@@ -1,10 +1,13 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.RecordedStep;
+import org.langid.model.train.trace.StepReplay;
 
 /**
  * HeadLayouts drops a head permute (and the copy before it) only when products alone read its
