@@ -15,7 +15,7 @@ import org.langid.model.train.kernels.VectorMath.Blocks;
 /**
  * The attention's core, {@code P = softmax(scale·Q·Kᵀ + M)}, {@code O = P·V}, and its backward, one
  * (query positions × key positions) block of one window's head at a time on the JDK's vector API
- * ({@link AttentionFusion} puts these in a recorded step). Done as separate calls, each of the
+ * ({@code AttentionFusion} puts these in a recorded step). Done as separate calls, each of the
  * products, the scale, the mask, softmax and their backward passes reads and writes a whole
  * (B, H, T, T) array; here a block's scores and their gradients stay in L1, and only P, O and the
  * gradients of Q, K and V are written. Blocks are (T, C) for Q, K, V, O and their gradients and

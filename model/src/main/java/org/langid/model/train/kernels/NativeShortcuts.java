@@ -17,7 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * sums as products"):
  * <ul>
  *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ (none when
- *       {@link GradientCopyElision} made it dZ itself); the bias gradient,
+ *       {@code GradientCopyElision} made it dZ itself); the bias gradient,
  *       the column sum of dZ, is ones(1, N) · dZ;</li>
  *   <li>{@code reduce_mean} of (N, d) rows into (N, 1): X · (1/d)(d, 1);</li>
  *   <li>{@code reduce_mean_bp} of it: dX = dY (N, 1) · (1/d)(1, d);</li>
@@ -28,20 +28,11 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>The sums match libnd4j's to float rounding, not bit for bit (they run in another order;
  * 1/d is exact for this model's widths, powers of two); the copies are exact. Any other call, or
- * these ops on other shapes, stays native. {@code -Dlangid.step_kernels=false} keeps them all native.
+ * these ops on other shapes, stays native.
  */
 public final class NativeShortcuts {
 
     private NativeShortcuts() {
-    }
-
-    /**
-     * Whether calls are replaced in this JVM: on unless {@code langid.step_kernels} says otherwise
-     * (the one reading of that switch; {@link VectorKernels#enabled} adds the vector width).
-     */
-    public static boolean enabled() {
-        String switched = System.getProperty(VectorKernels.PROPERTY, "true");
-        return "always".equals(switched) || Boolean.parseBoolean(switched);
     }
 
     /** What replaces the native call of {@code op} on {@code context}'s arrays, or null if it stays native. */

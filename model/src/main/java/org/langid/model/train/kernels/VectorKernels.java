@@ -12,20 +12,16 @@ import org.nd4j.linalg.api.ops.OpContext;
  * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
  * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}), and the permutes
  * that split and join its heads. For rank > 2 libnd4j runs its own scalar loop (oneDNN takes only
- * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. {@link StepReplay} swaps a recorded call for one
- * of these when the arrays allow (float, dense, C order, the shapes these take); any other call
- * stays native. The same switch and vector width govern {@link LayerNormFusion},
- * {@link HeadLayouts} and {@link AttentionFusion}, which build on these.
+ * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. The rewrites of a recorded step
+ * ({@code trace.passes.Rewrites}) swap a call for one of these when the arrays allow (float,
+ * dense, C order, the shapes these take); any other call stays native. The fusions of layer norms,
+ * head layouts and attention cores build on these and run where they do.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
- * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},
- * every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
+ * in the parent pom's JVM flags); without it every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
  * sums run in another order. The permutes are exact copies.
  */
 public final class VectorKernels {
-
-    /** The switch: -Dlangid.step_kernels=false keeps libnd4j's ops (and NativeShortcuts off); =always uses ours on any vector width. */
-    public static final String PROPERTY = "langid.step_kernels";
 
     private VectorKernels() {
     }
@@ -48,14 +44,11 @@ public final class VectorKernels {
     private static final int MIN_LANES = 8;
 
     /**
-     * Whether products can be swapped in this JVM: the switch is on, the vector module is there,
-     * and the CPU's vectors hold at least {@link #MIN_LANES} floats.
+     * Whether these run in this JVM: the vector module is there and, unless {@code anyWidth}, the
+     * CPU's vectors hold at least {@link #MIN_LANES} floats.
      */
-    public static boolean enabled() {
-        if (!NativeShortcuts.enabled() || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            return false;
-        }
-        return "always".equals(System.getProperty(PROPERTY)) || VectorMath.lanes() >= MIN_LANES;   // always: any width (tests)
+    public static boolean available(boolean anyWidth) {
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && (anyWidth || VectorMath.lanes() >= MIN_LANES);
     }
 
     /** Float arrays shared by the products of one plan (which runs on one thread): a block of each operand. */
@@ -122,7 +115,7 @@ public final class VectorKernels {
     }
 
     /**
-     * The products of one replaced call, in order. {@link HeadLayouts} may point an operand at
+     * The products of one replaced call, in order. {@code HeadLayouts} may point an operand at
      * another array laid out (B, T, H, C) instead of (B, H, T, C): the products then read or write
      * through that layout, and the permute and copy that made or unmade it are dropped.
      */
@@ -161,7 +154,7 @@ public final class VectorKernels {
             }
         }
 
-        /** The products, in order ({@link AttentionFusion} takes their operands, which {@link HeadLayouts} may have redirected). */
+        /** The products, in order ({@code AttentionFusion} takes their operands, which {@code HeadLayouts} may have redirected). */
         public List<Product> products() {
             return List.of(products);
         }

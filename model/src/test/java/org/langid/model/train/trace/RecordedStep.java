@@ -32,10 +32,10 @@ public final class RecordedStep {
     }
 
     /** The native calls of one SameDiff step of {@link #twoLayerConfig()}, as recorded. */
-    public static List<StepReplay.Call> twoLayers() {
+    public static List<Call> twoLayers() {
         ModelConfig config = twoLayerConfig();
         LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
-        StepReplay.Recorder recorder = new StepReplay.Recorder();
+        StepRecorder recorder = new StepRecorder();
         steps.addListener(recorder);
         steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
                 Nd4j.createFromArray(new int[] {0, 1, 2}));
@@ -43,12 +43,12 @@ public final class RecordedStep {
     }
 
     /** {@code calls} and, after them, one more call (running {@code like}'s op) that reads {@code array}. */
-    public static List<StepReplay.Call> withReaderOf(List<StepReplay.Call> calls, StepReplay.Call like, INDArray array) {
+    public static List<Call> withReaderOf(List<Call> calls, Call like, INDArray array) {
         OpContext context = Nd4j.getExecutioner().buildContext();
         context.setInputArrays(array);
         context.setOutputArrays(array.ulike());
-        List<StepReplay.Call> extended = new ArrayList<>(calls);
-        extended.add(new StepReplay.Call(like.op(), context, null, StepReplay.Kernel.NATIVE));
+        List<Call> extended = new ArrayList<>(calls);
+        extended.add(new Call(like.op(), context, null, Call.Kernel.NATIVE));
         return extended;
     }
 }

@@ -11,7 +11,7 @@ import org.langid.model.train.kernels.VectorKernels.BatchedProducts;
 import org.langid.model.train.kernels.VectorKernels.Operand;
 import org.langid.model.train.kernels.VectorKernels.Product;
 import org.langid.model.train.kernels.VectorKernels;
-import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.Call;
 import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.ScalarOp;
@@ -28,12 +28,7 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * the backward where dV was (and writes dQ and dK there, not later). Same derivative; results agree
  * with the separate calls to float rounding.
  */
-public final class AttentionFusion {
-
-    /** -Dlangid.step_replay.attention_fusion=false keeps the separate calls (tests compare both ways). */
-    public static final String PROPERTY = "langid.step_replay.attention_fusion";
-    /** {@code false}: fused cores take the general passes even where the by-row ones apply (same bits; for comparisons). */
-    static final String BY_ROWS_PROPERTY = "langid.step_replay.attention_by_rows";
+final class AttentionFusion {
 
     private AttentionFusion() {
     }
@@ -42,7 +37,7 @@ public final class AttentionFusion {
     }
 
     /** {@code calls} with each attention core it can fuse replaced by its two fused calls; the others go to {@code retired}. */
-    public static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         Map<Integer, Runnable> fused = new HashMap<>();
@@ -196,13 +191,12 @@ public final class AttentionFusion {
         }
         float factor = scale.floatValue();
         AttentionMath.Scratch scratch = new AttentionMath.Scratch(t, c);
-        boolean byRows = Boolean.parseBoolean(System.getProperty(BY_ROWS_PROPERTY, "true"));
         Operand maskOperand = mask == null ? null : Operand.dense(mask.array());
         Operand weights = Operand.dense(p.array());
         Runnable forward = () -> AttentionMath.forward(qk.a().blocks(), qk.b().blocks(), pv.b().blocks(),
-                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch, byRows);
+                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch);
         Runnable backward = () -> AttentionMath.backward(dK.b().blocks(), dQ.b().blocks(), dP.b().blocks(), weights.blocks(), dP.a().blocks(),
-                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch, byRows);
+                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch);
         return new Match(calls, forwardAt, backwardAt, forward, backward);
     }
 
@@ -237,7 +231,7 @@ public final class AttentionFusion {
 
     /** The products of a call run on the vector API whose flags are (transposeX, transposeY, 0), or null. */
     private static List<Product> products(StepDataflow f, int call, int transposeX, int transposeY) {
-        StepReplay.Call c = f.calls.get(call);
+        Call c = f.calls.get(call);
         if (!(c.replacement() instanceof BatchedProducts products) || !c.context().getIArguments().equals(List.of((long) transposeX, (long) transposeY, 0L))) {
             return null;
         }

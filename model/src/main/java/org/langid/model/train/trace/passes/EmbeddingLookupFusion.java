@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.langid.model.train.kernels.VectorKernels;
-import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.Call;
 import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -32,10 +32,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * calls are exactly that form, the one-hot array and its copy are read by nothing else, and the
  * symbols are intact where the passes read them.
  */
-public final class EmbeddingLookupFusion {
-
-    /** -Dlangid.step_replay.embedding_fusion=false keeps the one-hot product (the default fuses it when the vector kernels run). */
-    public static final String PROPERTY = "langid.step_replay.embedding_fusion";
+final class EmbeddingLookupFusion {
 
     private EmbeddingLookupFusion() {
     }
@@ -45,7 +42,7 @@ public final class EmbeddingLookupFusion {
     }
 
     /** {@code calls} with each lookup it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
-    public static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("onehot", i -> match(flow, i), Match::calls, taken);

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.train.kernels.VectorKernels;
 import org.langid.model.train.kernels.VectorMath;
-import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.Call;
 import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -30,7 +30,7 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * in two more calls), the gain's and the bias's gradients where the composed form's last calls
  * wrote them. Mathematically the same derivative; results agree to float rounding.
  */
-public final class LayerNormFusion {
+final class LayerNormFusion {
 
     private LayerNormFusion() {
     }
@@ -44,7 +44,7 @@ public final class LayerNormFusion {
      * {@code calls} with each layer norm it can fuse replaced by its two fused calls; the calls
      * fused away go to {@code retired} (their contexts are closed with the plan).
      */
-    public static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("reduce_mean", i -> match(flow, i), Match::calls, taken);

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.train.kernels.VectorKernels;
 import org.langid.model.train.kernels.VectorMath;
-import org.langid.model.train.trace.StepReplay;
+import org.langid.model.train.trace.Call;
 import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -24,10 +24,7 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * fused when its calls are exactly that form, its mask is read by nothing else and X is intact
  * where the passes read it.
  */
-public final class ReluFusion {
-
-    /** -Dlangid.step_replay.relu_fusion=false keeps the composed ReLU (the default fuses it when the vector kernels run). */
-    public static final String PROPERTY = "langid.step_replay.relu_fusion";
+final class ReluFusion {
 
     private ReluFusion() {
     }
@@ -36,7 +33,7 @@ public final class ReluFusion {
     }
 
     /** {@code calls} with each ReLU it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
-    public static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("greaterthan_scalar", i -> match(flow, i), Match::calls, taken);
