@@ -12,6 +12,7 @@ import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.TableRows;
 import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.Rewrites;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -151,6 +152,11 @@ public final class LocalSteps {
     /** Calls of the replayed steps that {@code kernel} runs. */
     int replayedCalls(Call.Kernel kernel) {
         return execution instanceof ReplayedExecution replayed ? replayed.calls(kernel) : 0;
+    }
+
+    /** The calls each rewrite pass changed when the last replayed batch size was recorded. */
+    Map<Rewrites.Pass, Integer> lastRewrites() {
+        return execution instanceof ReplayedExecution replayed ? replayed.lastRewrites() : Map.of();
     }
 
     /** From now on every step runs through SameDiff's session. */

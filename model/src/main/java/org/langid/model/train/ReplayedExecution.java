@@ -1,14 +1,15 @@
 package org.langid.model.train;
 
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.langid.model.train.trace.Call;
-import org.langid.model.train.trace.PlanRewrite;
 import org.langid.model.train.trace.ReplayPlan;
 import org.langid.model.train.trace.StepRecorder;
+import org.langid.model.train.trace.passes.Rewrites;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -24,17 +25,19 @@ final class ReplayedExecution implements StepExecution {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplayedExecution.class);
 
     private final SameDiffExecution sameDiff;
-    private final PlanRewrite rewrite;
+    private final Rewrites rewrites;
     private final int profileEvery;
+    /** What each rewrite pass changed in the last step recorded. */
+    private Map<Rewrites.Pass, Integer> lastRewrites = Map.of();
     /** Plans by batch size, least recently used first. */
     private final Map<Integer, ReplayPlan> plans = new LinkedHashMap<>(4, 0.75f, true);
     /** Batch sizes whose recorded step could not be replayed exactly (StepRecorder#plan). */
     private final Set<Integer> unreplayable = new HashSet<>();
 
     /** @param profileEvery diagnostics: see {@link TrainConfig#profileEverySteps} (0: off) */
-    ReplayedExecution(SameDiffExecution sameDiff, PlanRewrite rewrite, int profileEvery) {
+    ReplayedExecution(SameDiffExecution sameDiff, Rewrites rewrites, int profileEvery) {
         this.sameDiff = sameDiff;
-        this.rewrite = rewrite;
+        this.rewrites = rewrites;
         this.profileEvery = profileEvery;
     }
 
@@ -67,7 +70,9 @@ final class ReplayedExecution implements StepExecution {
         sameDiff.run(placeholders, wanted, rows);
         StepRecorder recorder = new StepRecorder();
         Map<String, INDArray> results = sameDiff.run(placeholders, wanted, recorder);
-        ReplayPlan plan = recorder.plan(placeholders, results, rewrite, profileEvery);
+        Map<Rewrites.Pass, Integer> changed = new EnumMap<>(Rewrites.Pass.class);
+        ReplayPlan plan = recorder.plan(placeholders, results, (recorded, kept, retired) -> rewrites.rewrite(recorded, kept, retired, changed),
+                profileEvery);
         if (plan == null) {
             LOG.debug("steps of batch size {} stay on SameDiff's session: {}", rows,
                     recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
@@ -75,9 +80,10 @@ final class ReplayedExecution implements StepExecution {
             return null;
         }
         LOG.debug("steps of batch size {} replay {} calls: {} layer norms, attention cores, ReLUs and embedding lookups fused into passes of their own, {} other calls on the JDK's vector API, "
-                + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded",
+                + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded; calls each rewrite pass changed: {}",
                 rows, plan.calls(), plan.calls(Call.Kernel.FUSED) / 2, plan.calls(Call.Kernel.VECTOR),
-                plan.calls(Call.Kernel.SHORTCUT), plan.calls(Call.Kernel.NATIVE));
+                plan.calls(Call.Kernel.SHORTCUT), plan.calls(Call.Kernel.NATIVE), changed);
+        lastRewrites = Map.copyOf(changed);
         if (profileEvery > 0) {
             LOG.info("batch size {}: {}", rows, plan.describe());
         }
@@ -94,6 +100,11 @@ final class ReplayedExecution implements StepExecution {
     /** Calls of the plans run by {@code kernel}, or of all kinds if null. */
     int calls(Call.Kernel kernel) {
         return plans.values().stream().mapToInt(plan -> kernel == null ? plan.calls() : plan.calls(kernel)).sum();
+    }
+
+    /** The calls each rewrite pass changed in the last step recorded (a pass that did not run is absent). */
+    Map<Rewrites.Pass, Integer> lastRewrites() {
+        return lastRewrites;
     }
 
     /** Releases the plans' native contexts. */
