@@ -26,7 +26,7 @@ import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Replayed steps (StepReplay) are SameDiff's steps, bit for bit: two trainers from one state, one
+ * Replayed steps (ReplayedExecution) are SameDiff's steps, bit for bit: two trainers from one state, one
  * replaying and one always on SameDiff's session, must hold identical parameters and moments after
  * every step, across a change of batch size and back.
  */

@@ -27,6 +27,8 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * intact where they run. The forward runs where O was written (and writes P there, not earlier),
  * the backward where dV was (and writes dQ and dK there, not later). Same derivative; results agree
  * with the separate calls to float rounding.
+ *
+ * <p>Pattern: {@code Attention.scaledDotProduct} (marked there).
  */
 final class AttentionFusion {
 

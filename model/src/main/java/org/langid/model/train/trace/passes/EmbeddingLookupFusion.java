@@ -31,6 +31,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * padding symbol has its own row) selects no row, as one-hot does. A lookup is only fused when its
  * calls are exactly that form, the one-hot array and its copy are read by nothing else, and the
  * symbols are intact where the passes read them.
+ *
+ * <p>Pattern: the embedding in {@code LanguageIdGraph.define} (marked there).
  */
 final class EmbeddingLookupFusion {
 

@@ -22,6 +22,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * now reads.
  *
  * <p>Runs on the recorded calls before any replacement or fusion, which then see the new data flow.
+ * Pattern: the residual adds in {@code LanguageIdGraph.define} and the bias adds of
+ * {@code Attention.linear} (marked there).
  */
 final class GradientCopyElision {
 

@@ -17,6 +17,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * array read instead is still unchanged where they run, and, for results, nothing reads or
  * writes the array written instead between the product and the copies it replaces. The values
  * are the same floats in the same order: exact.
+ *
+ * <p>Pattern: {@code Attention.splitHeads} and the join in {@code Attention.multiHead} (marked there).
  */
 final class HeadLayouts {
 

@@ -29,6 +29,8 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * gradient (with the gradient the input receives from elsewhere, which the composed form added
  * in two more calls), the gain's and the bias's gradients where the composed form's last calls
  * wrote them. Mathematically the same derivative; results agree to float rounding.
+ *
+ * <p>Pattern: {@code LanguageIdGraph.layerNorm} (marked there).
  */
 final class LayerNormFusion {
 

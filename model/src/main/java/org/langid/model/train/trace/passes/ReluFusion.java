@@ -23,6 +23,8 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * same 1 or 0 the mask held, so their results are the composed form's bit for bit; a ReLU is only
  * fused when its calls are exactly that form, its mask is read by nothing else and X is intact
  * where the passes read it.
+ *
+ * <p>Pattern: {@code LanguageIdGraph.relu} (marked there).
  */
 final class ReluFusion {
 
