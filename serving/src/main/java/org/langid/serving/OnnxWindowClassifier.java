@@ -77,7 +77,7 @@ public final class OnnxWindowClassifier implements WindowClassifier {
             options.setIntraOpNumThreads(intraOpThreads);
             // Idle pool threads sleep instead of spinning: spinning burnt a core per idle thread
             // between our batches, and on a busy machine it starves the threads doing the work.
-            options.addConfigEntry("session.intra_op.allow_spinning", System.getProperty("langid.onnx.spinning", "0"));
+            options.addConfigEntry("session.intra_op.allow_spinning", "0");
             options.setInterOpNumThreads(1);
             options.setExecutionMode(OrtSession.SessionOptions.ExecutionMode.SEQUENTIAL);
             options.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);

@@ -13,12 +13,13 @@ import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
+import org.langid.model.train.StepOptions;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
-import org.nd4j.linalg.profiler.OpProfiler;
-import org.nd4j.linalg.profiler.ProfilerConfig;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.profiler.OpProfiler;
+import org.nd4j.linalg.profiler.ProfilerConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -116,7 +117,8 @@ public final class BenchCommand implements Runnable {
                 batches.add(LocalSteps.Batch.of(data, order, b * batch, (b + 1) * batch));
             }
             LocalSteps steps = new LocalSteps(config,
-                    TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT)), Long.MAX_VALUE);
+                    TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT)), Long.MAX_VALUE,
+                    org.langid.model.train.CaseAugmentation.NONE, StepOptions.of(train));
 
             long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
             int next = 0;

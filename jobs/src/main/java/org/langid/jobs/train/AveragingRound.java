@@ -9,8 +9,8 @@ import org.langid.model.train.CaseAugmentation;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.Shuffle;
+import org.langid.model.train.StepOptions;
 import org.langid.model.train.TrainingState;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The worker side of one synchronous parameter-averaging round: start from the state the driver sent,
@@ -105,7 +105,7 @@ public final class AveragingRound {
     /** Tests only: called at the start of every round task with (worker, step); may throw to simulate a lost task. */
     static volatile java.util.function.BiConsumer<Integer, Long> beforeRoundForTests;
 
-    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, int nativeThreads) {
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, int nativeThreads, StepOptions options) {
         if (!shards.hasNext()) {
             return List.<Sum>of().iterator();
         }
@@ -119,7 +119,7 @@ public final class AveragingRound {
         NativeThreads.limit(nativeThreads);
         GpuBinding.bindCurrentTask();
         TrainingState state = input.state();
-        Taken taken = takeSteps(shard, state, input, model, steps -> { });
+        Taken taken = takeSteps(shard, state, input, model, options, steps -> { });
         return List.of(Sum.of(state, taken.lossSum(), taken.steps(), taken.samples())).iterator();
     }
 
@@ -132,11 +132,11 @@ public final class AveragingRound {
      * r·averagingFrequency onwards of the epoch's order) on {@code state}, in place;
      * {@code afterStep} sees the steps after each one.
      */
-    static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model,
+    static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model, StepOptions options,
                            java.util.function.Consumer<LocalSteps> afterStep) {
         // Each worker draws its own windows to change, as it has its own visiting order.
         CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker());
-        LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation);
+        LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation, options);
         int[] order = order(shard, model.seed, input.epoch());
         var windows = shard.windows(model.languages);
         double lossSum = 0;
@@ -174,16 +174,16 @@ public final class AveragingRound {
         return List.of(Sum.of(state, 0, input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize())).iterator();
     }
 
-    static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
+    static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation, StepOptions options) {
         // Not keyed on the augmentation: its seed differs per worker, and an executor thread runs
         // whichever worker's task comes next; a graph rebuilt per task would cost a second each.
-        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps;
+        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps + "/" + options;
         Cached cached = STEPS.get();
         if (cached == null || !cached.key().equals(key)) {
             if (cached != null) {
                 cached.steps().closeTeacher();   // another model now: its teachers' native sessions go
             }
-            cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation));
+            cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation, options));
             STEPS.set(cached);
         } else {
             cached.steps().load(state);

@@ -12,6 +12,7 @@ import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
+import org.langid.model.train.StepOptions;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.langid.model.train.WeightAverage;
@@ -78,29 +79,37 @@ public final class AveragingTrainer {
     private final long simulatedStepNanos;
     private final boolean residentRounds;
     private final double loneWorkerJobSeconds;
+    /** In local mode, rounds pass their input and results by reference (RoundJobs); false: through Spark's serialization. */
+    private final boolean roundsInProcess;
 
     public AveragingTrainer(ModelConfig model, TrainConfig train) {
-        this(model, train, 0, true, JobSizes.LONE_WORKER_JOB_SECONDS);
+        this(model, train, 0, true, JobSizes.LONE_WORKER_JOB_SECONDS, true);
     }
 
     private AveragingTrainer(ModelConfig model, TrainConfig train, long simulatedStepNanos, boolean residentRounds,
-                             double loneWorkerJobSeconds) {
+                             double loneWorkerJobSeconds, boolean roundsInProcess) {
         this.model = model.validated();
         this.train = train;
         this.simulatedStepNanos = simulatedStepNanos;
         this.residentRounds = residentRounds;
         this.loneWorkerJobSeconds = loneWorkerJobSeconds;
+        this.roundsInProcess = roundsInProcess;
         train.requireValid();
     }
 
     /** Tests: a trainer that broadcasts and collects the full state every round, whatever the model. */
     AveragingTrainer exchangingFullState() {
-        return new AveragingTrainer(model, train, simulatedStepNanos, false, loneWorkerJobSeconds);
+        return new AveragingTrainer(model, train, simulatedStepNanos, false, loneWorkerJobSeconds, roundsInProcess);
     }
 
     /** Tests: a lone worker's jobs last about {@code seconds} (0: one round a job, as with several workers). */
     AveragingTrainer withLoneWorkerJobSeconds(double seconds) {
-        return new AveragingTrainer(model, train, simulatedStepNanos, residentRounds, seconds);
+        return new AveragingTrainer(model, train, simulatedStepNanos, residentRounds, seconds, roundsInProcess);
+    }
+
+    /** Tests: rounds through Spark's serialization, as on a cluster, even in local mode. */
+    AveragingTrainer throughSerialization() {
+        return new AveragingTrainer(model, train, simulatedStepNanos, residentRounds, loneWorkerJobSeconds, false);
     }
 
     /**
@@ -153,7 +162,7 @@ public final class AveragingTrainer {
         if (!(stepSeconds > 0)) {
             throw new IllegalArgumentException("a simulated step takes a positive time, not " + stepSeconds);
         }
-        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9), residentRounds, loneWorkerJobSeconds);
+        return new AveragingTrainer(model, train, Math.round(stepSeconds * 1e9), residentRounds, loneWorkerJobSeconds, roundsInProcess);
     }
 
     /** The round of its epoch that {@code state} starts: 0, or the one after a checkpoint made within the epoch. */
@@ -301,12 +310,13 @@ public final class AveragingTrainer {
                                     int steps, long plannedSteps) {
         AveragingRound.Input input = AveragingRound.Input.of(state, round, train.averagingFrequency, steps, train.batchSize,
                 plannedSteps, train.caseAugmentation, simulatedStepNanos);
-        RoundJobs.Carried<AveragingRound.Input> carried = RoundJobs.carry(spark, input, input.bytes());
+        RoundJobs.Carried<AveragingRound.Input> carried = RoundJobs.carry(spark, roundsInProcess, input, input.bytes());
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;
         int nativeThreads = train.nativeThreads;
+        StepOptions options = StepOptions.of(train);
         try {
-            AveragingRound.Sum sum = RoundJobs.sum(spark, shards, it -> AveragingRound.run(it, carried.get(), modelConfig, nativeThreads),
+            AveragingRound.Sum sum = RoundJobs.sum(spark, roundsInProcess, shards, it -> AveragingRound.run(it, carried.get(), modelConfig, nativeThreads, options),
                     AveragingRound.Sum.NONE, AveragingRound.Sum::add);
             float[] parameters = sum.parameters().values();
             float[] updater = sum.updaterState().values();
@@ -342,11 +352,10 @@ public final class AveragingTrainer {
          * (~85% changed a round) adding and averaging whole tables took 12 + 15 ms a round against
          * 20 + 31 ms for sorted rows, so from half the rows. Through Spark's serialization bytes
          * count too, and a whole table is no larger than its changed rows from ~94% of them (68 bytes a
-         * table row, 72 a changed row). {@code -Dlangid.rounds.whole_table_from=F} sets it (above 1: never).
+         * table row, 72 a changed row).
          */
         private double wholeTableFrom(JavaSparkContext spark) {
-            String set = System.getProperty("langid.rounds.whole_table_from");
-            return set != null ? Double.parseDouble(set) : RoundJobs.inProcess(spark) ? 0.5 : 0.94;
+            return RoundJobs.inProcess(spark, roundsInProcess) ? 0.5 : 0.94;
         }
         /**
          * One worker took the last round: the average is its own state, which its replica holds,
@@ -391,13 +400,14 @@ public final class AveragingTrainer {
         }
 
         private ResidentRound.Sum job(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ResidentRound.Input input) {
-            RoundJobs.Carried<ResidentRound.Input> carried = RoundJobs.carry(spark, input, input.bytes());
+            RoundJobs.Carried<ResidentRound.Input> carried = RoundJobs.carry(spark, roundsInProcess, input, input.bytes());
             ModelConfig modelConfig = model;
             ResidentRound.Split layout = split;
             int width = split.width();
             int nativeThreads = train.nativeThreads;
+            StepOptions options = StepOptions.of(train);
             try {
-                return RoundJobs.sum(spark, shards, it -> ResidentRound.run(it, carried.get(), modelConfig, layout, nativeThreads),
+                return RoundJobs.sum(spark, roundsInProcess, shards, it -> ResidentRound.run(it, carried.get(), modelConfig, layout, nativeThreads, options),
                         ResidentRound.Sum.NONE, (a, b) -> ResidentRound.Sum.add(a, b, width));
             } finally {
                 carried.release();

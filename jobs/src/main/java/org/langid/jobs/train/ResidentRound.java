@@ -13,9 +13,9 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.graph.TableRows;
 import org.langid.model.train.NativeThreads;
+import org.langid.model.train.StepOptions;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
@@ -415,7 +415,8 @@ final class ResidentRound {
         REPLICAS.clear();
     }
 
-    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, Split split, int nativeThreads) {
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, Split split, int nativeThreads,
+                             StepOptions options) {
         if (!shards.hasNext()) {
             return List.<Sum>of().iterator();
         }
@@ -448,7 +449,7 @@ final class ResidentRound {
         replica.valid = false;
         TrainingState state = replica.state;
         BitSet changed = new BitSet(split.buckets());
-        AveragingRound.Taken taken = AveragingRound.takeSteps(shard, state, round, model, steps -> {
+        AveragingRound.Taken taken = AveragingRound.takeSteps(shard, state, round, model, options, steps -> {
             for (int row : steps.lastTableRows()) {
                 changed.set(row);
             }

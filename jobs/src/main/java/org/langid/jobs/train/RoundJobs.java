@@ -50,11 +50,11 @@ final class RoundJobs {
     }
 
     /**
-     * Whether rounds on {@code spark} pass inputs and results by reference: in local mode, unless
-     * {@code -Dlangid.rounds.in_process=false} (which keeps Spark's serialized path, as on a cluster).
+     * Whether rounds on {@code spark} pass inputs and results by reference: in local mode, if
+     * {@code allowed} (not: Spark's serialized path, as on a cluster).
      */
-    static boolean inProcess(JavaSparkContext spark) {
-        return spark.sc().isLocal() && Boolean.parseBoolean(System.getProperty("langid.rounds.in_process", "true"));
+    static boolean inProcess(JavaSparkContext spark, boolean allowed) {
+        return allowed && spark.sc().isLocal();
     }
 
     /**
@@ -115,9 +115,9 @@ final class RoundJobs {
         }
     }
 
-    /** {@code input} for a round's tasks; {@code bytes}: its serialized size, about. */
-    static <T> Carried<T> carry(JavaSparkContext spark, T input, long bytes) {
-        if (inProcess(spark)) {
+    /** {@code input} for a round's tasks; {@code bytes}: its serialized size, about; {@code inProcess}: see {@link #inProcess}. */
+    static <T> Carried<T> carry(JavaSparkContext spark, boolean inProcess, T input, long bytes) {
+        if (inProcess(spark, inProcess)) {
             long key = InProcess.KEYS.incrementAndGet();
             InProcess.INPUTS.put(key, input);
             return new Carried<>(null, null, key);
@@ -131,12 +131,15 @@ final class RoundJobs {
         return partitions > scale + (partitions + scale - 1) / scale;
     }
 
-    /** Runs {@code work} on every shard and adds the results with {@code add}, starting from {@code none}. */
-    static <S> S sum(JavaSparkContext spark, JavaRDD<WorkerShard> shards, Work<S> work, S none, Function2<S, S, S> add) {
+    /**
+     * Runs {@code work} on every shard and adds the results with {@code add}, starting from
+     * {@code none}; {@code inProcess}: see {@link #inProcess}.
+     */
+    static <S> S sum(JavaSparkContext spark, boolean inProcess, JavaRDD<WorkerShard> shards, Work<S> work, S none, Function2<S, S, S> add) {
         if (treeAddsALevel(shards.getNumPartitions())) {
             return shards.mapPartitions(work::run).treeAggregate(none, add, add, 2);
         }
-        long job = inProcess(spark) ? InProcess.KEYS.incrementAndGet() : -1;
+        long job = inProcess(spark, inProcess) ? InProcess.KEYS.incrementAndGet() : -1;
         Object[] results;
         if (job < 0) {
             results = (Object[]) spark.sc().runJob(shards.rdd(), new Task<>(work, -1), ClassTag$.MODULE$.apply(Object.class));

@@ -136,7 +136,10 @@ public final class TrainJob {
         // The n-gram filter is made after training, from the data: a run resumes whatever its size.
         ObjectNode trained = ((ObjectNode) ConfigTree.toJson(model)).deepCopy();
         trained.remove("ngram_filter_bits");
-        return new Checkpoints.Identity(trained, ConfigTree.toJson(train), dataFingerprint(prepared, hadoop));
+        // Diagnostics change no number: a run resumes with them on or off.
+        ObjectNode how = ((ObjectNode) ConfigTree.toJson(train)).deepCopy();
+        how.remove("profile_every_steps");
+        return new Checkpoints.Identity(trained, how, dataFingerprint(prepared, hadoop));
     }
 
     private static TrainingState initialState(ModelConfig model) {

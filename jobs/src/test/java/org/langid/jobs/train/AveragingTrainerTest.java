@@ -11,6 +11,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.langid.jobs.SparkTestSession;
+import org.langid.jobs.TestConfigs;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;
@@ -21,7 +22,6 @@ import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
-import org.langid.jobs.TestConfigs;
 
 class AveragingTrainerTest {
 
@@ -454,21 +454,6 @@ class AveragingTrainerTest {
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
     }
 
-    /** {@code training} with rounds through Spark's serialization, as on a cluster, even in local mode (RoundJobs). */
-    private static TrainingState throughSerialization(java.util.function.Supplier<TrainingState> training) {
-        String before = System.getProperty("langid.rounds.in_process");
-        try {
-            System.setProperty("langid.rounds.in_process", "false");
-            return training.get();
-        } finally {
-            if (before == null) {
-                System.clearProperty("langid.rounds.in_process");
-            } else {
-                System.setProperty("langid.rounds.in_process", before);
-            }
-        }
-    }
-
     private static TrainConfig eightStepsAveragingEveryTwo() {
         TrainConfig train = TestConfigs.training();
         train.batchSize = 8;
@@ -489,7 +474,7 @@ class AveragingTrainerTest {
                 ? new AveragingTrainer(model, train).exchangingFullState() : new AveragingTrainer(model, train);
 
         long inProcessJobs = RoundJobs.inProcessJobsForTests();
-        TrainingState serialized = throughSerialization(() -> trainer.get().fit(spark, shards, start(model), validation).state());
+        TrainingState serialized = trainer.get().throughSerialization().fit(spark, shards, start(model), validation).state();
         assertEquals(inProcessJobs, RoundJobs.inProcessJobsForTests(), "switched off, no round passes by reference");
         TrainingState byReference = trainer.get().fit(spark, shards, start(model), validation).state();
 
@@ -540,29 +525,30 @@ class AveragingTrainerTest {
         TrainConfig train = eightStepsAveragingEveryTwo();
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2), shard(2, 100, 3)), 3).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
-        java.util.function.Function<java.util.function.IntPredicate, TrainingState> trainWhole = whole -> {
+        java.util.function.BiFunction<AveragingTrainer, java.util.function.IntPredicate, TrainingState> trainWhole = (trainer, whole) -> {
             ResidentRound.wholeTableForTests = whole;
             try {
-                return new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
+                return trainer.fit(spark, shards, start(model), validation).state();
             } finally {
                 ResidentRound.wholeTableForTests = null;
             }
         };
+        AveragingTrainer trainer = new AveragingTrainer(model, train);
 
         long wholeBefore = ResidentRound.wholeTablesForTests();
-        TrainingState rows = trainWhole.apply(worker -> false);
+        TrainingState rows = trainWhole.apply(trainer, worker -> false);
         assertEquals(wholeBefore, ResidentRound.wholeTablesForTests(), "no worker sent its whole table");
         for (java.util.function.IntPredicate whole : List.<java.util.function.IntPredicate>of(
                 worker -> true, worker -> worker == 1, worker -> worker != 1)) {
             long before = ResidentRound.wholeTablesForTests();
-            TrainingState mixed = trainWhole.apply(whole);
+            TrainingState mixed = trainWhole.apply(trainer, whole);
             assertTrue(ResidentRound.wholeTablesForTests() > before, "some worker sent its whole table");
             assertEquals(8, mixed.step);
             assertArrayEquals(rows.parameters.toFloatVector(), mixed.parameters.toFloatVector(), 0f);
             assertArrayEquals(rows.updaterState.toFloatVector(), mixed.updaterState.toFloatVector(), 0f);
         }
         // Whole tables through Spark's serialization, as on a cluster.
-        TrainingState serialized = throughSerialization(() -> trainWhole.apply(worker -> worker != 1));
+        TrainingState serialized = trainWhole.apply(trainer.throughSerialization(), worker -> worker != 1);
         assertArrayEquals(rows.parameters.toFloatVector(), serialized.parameters.toFloatVector(), 0f);
         assertArrayEquals(rows.updaterState.toFloatVector(), serialized.updaterState.toFloatVector(), 0f);
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), rows.parameters.toFloatVector()), "training moved");

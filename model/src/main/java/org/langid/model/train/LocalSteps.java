@@ -2,7 +2,6 @@ package org.langid.model.train;
 
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -12,8 +11,9 @@ import org.langid.model.graph.HostMemory;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.TableRows;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.Rewrites;
 import org.nd4j.autodiff.samediff.SameDiff;
-import org.nd4j.autodiff.samediff.api.OutAndGrad;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.impl.updaters.AdamUpdater;
@@ -35,28 +35,13 @@ public final class LocalSteps {
     private final Map<String, INDArray> gradientViews;
     private final INDArray gradient;
     private final WarmupDecaySchedule schedule;
-    private final StepArena arena = new StepArena();
-    /**
-     * Recorded steps by batch size, least recently used first, replayed without SameDiff's session
-     * (StepReplay); null: replay off.
-     */
-    private Map<Integer, StepReplay.Plan> replays = replayEnabled() ? new java.util.LinkedHashMap<>(4, 0.75f, true) : null;
-    /** Batch sizes whose recorded step could not be replayed exactly (StepReplay.Recorder#plan). */
-    private final Set<Integer> unreplayable = new HashSet<>();
-    /** -Dlangid.align_table=false leaves the n-gram table where the state's parameters are (TrainingState#placeParameters). */
-    private static final boolean ALIGN_TABLE = Boolean.parseBoolean(System.getProperty("langid.align_table", "true"));
-    /** Where the n-gram table starts in the flat parameters, to be placed on a cache line; -1: not placed. */
+    private final SameDiffExecution sameDiff;
+    /** How steps run: {@link #sameDiff}, or steps replayed from recordings made through it. */
+    private StepExecution execution;
+    /** Where the n-gram table starts in the flat parameters, to be placed on a cache line; -1: no table. */
     private final long tableOffset;
-    /** Replay's switch: -Dlangid.step_replay=false runs every step through SameDiff's session. */
-    public static final String REPLAY_PROPERTY = "langid.step_replay";
-    /** At most this many batch sizes keep a recorded step (each holds one step's arrays); the least recently used goes. */
-    private static final int MAX_REPLAYS = 2;
-    /** The loss's key among {@link #gradients}' results (no parameter has this name). */
-    private static final String LOSS_RESULT = "/loss";
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalSteps.class);
     private CaseAugmentation augmentation;
     private Teacher teacher;
-    private boolean gradientsBuilt;
     private TrainingState state;
     private Map<String, INDArray> parameterViews;
     private INDArray firstMoment;
@@ -81,6 +66,17 @@ public final class LocalSteps {
      * @param augmentation applied to the minibatches of {@link #step(LabelledWindows, int[], int, int)}
      */
     public LocalSteps(ModelConfig config, TrainingState state, long totalSteps, CaseAugmentation augmentation) {
+        this(config, state, totalSteps, augmentation, StepOptions.DEFAULT);
+    }
+
+    /**
+     * @param totalSteps   the run's planned number of steps, for a decay schedule whose decay_steps is 0
+     * @param augmentation applied to the minibatches of {@link #step(LabelledWindows, int[], int, int)}
+     * @param options      how steps run (train.execution); replay only on the CPU backend: on CUDA the
+     *                     recorded calls would run on device arrays whose host copies SameDiff's session
+     *                     keeps in step, which has not been run on a GPU here
+     */
+    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps, CaseAugmentation augmentation, StepOptions options) {
         this.config = config.validated();
         this.augmentation = augmentation;
         this.schedule = WarmupDecaySchedule.of(config.optimizer, totalSteps);
@@ -89,7 +85,11 @@ public final class LocalSteps {
         this.parameterNames = graph.parameterNames();
         this.gradient = Nd4j.zeros(state.parameters.dataType(), state.parameters.length());
         this.gradientViews = graph.layout().views(gradient);
-        this.tableOffset = config.ngrams() && ALIGN_TABLE
+        this.sameDiff = new SameDiffExecution(sd);
+        this.execution = options.execution() == TrainConfig.Execution.REPLAY && HostMemory.cpuBackend()
+                ? new ReplayedExecution(sameDiff, options.rewrites(), options.profileEverySteps())
+                : sameDiff;
+        this.tableOffset = config.ngrams()
                 ? graph.layout().params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name())).findFirst().orElseThrow().offset()
                 : -1;
         load(state);
@@ -135,39 +135,35 @@ public final class LocalSteps {
 
     /** Adds a SameDiff listener to the training graph (e.g. a ProfilingListener, for bench train --trace). */
     public void addListener(org.nd4j.autodiff.listeners.Listener listener) {
-        sd.addListeners(listener);
+        sameDiff.addListener(listener);
         stopReplaying();   // a replayed step runs no SameDiff op for the listener to see
     }
 
-    /**
-     * Replay is on unless switched off, on the CPU backend only: on CUDA the recorded calls would
-     * run on device arrays whose host copies SameDiff's session keeps in step, which has not been
-     * run on a GPU here, so GPU workers stay on SameDiff's session.
-     */
-    private static boolean replayEnabled() {
-        return Boolean.parseBoolean(System.getProperty(REPLAY_PROPERTY, "true")) && HostMemory.cpuBackend();
-    }
-
-    /** The batch sizes whose steps are replayed now (StepReplay). */
+    /** The batch sizes whose steps are replayed now. */
     Set<Integer> replayedBatchSizes() {
-        return replays == null ? Set.of() : Set.copyOf(replays.keySet());
+        return execution instanceof ReplayedExecution replayed ? replayed.batchSizes() : Set.of();
     }
 
     /** Calls of the replayed steps, all kinds. */
     int replayedCalls() {
-        return replays == null ? 0 : replays.values().stream().mapToInt(StepReplay.Plan::calls).sum();
+        return replayedCalls(null);
     }
 
     /** Calls of the replayed steps that {@code kernel} runs. */
-    int replayedCalls(StepReplay.Kernel kernel) {
-        return replays == null ? 0 : replays.values().stream().mapToInt(plan -> plan.calls(kernel)).sum();
+    int replayedCalls(Call.Kernel kernel) {
+        return execution instanceof ReplayedExecution replayed ? replayed.calls(kernel) : 0;
+    }
+
+    /** The calls each rewrite pass changed when the last replayed batch size was recorded. */
+    Map<Rewrites.Pass, Integer> lastRewrites() {
+        return execution instanceof ReplayedExecution replayed ? replayed.lastRewrites() : Map.of();
     }
 
     /** From now on every step runs through SameDiff's session. */
     void stopReplaying() {
-        if (replays != null) {
-            replays.values().forEach(StepReplay.Plan::close);
-            replays = null;
+        if (execution instanceof ReplayedExecution replayed) {
+            replayed.close();
+            execution = sameDiff;
         }
     }
 
@@ -323,7 +319,7 @@ public final class LocalSteps {
             wanted = new java.util.ArrayList<>(parameterNames);
             wanted.add(LanguageIdGraph.NGRAMS);
         }
-        Map<String, INDArray> gradients = gradients(placeholders, wanted, rows);
+        Map<String, INDArray> gradients = execution.run(placeholders, wanted, rows);
         if (ngramIds != null) {
             double[] inputGradient = BulkArrays.doubles(gradients.get(LanguageIdGraph.NGRAMS));           // (B·T, e)
             if (ngramMask != null) {
@@ -350,90 +346,7 @@ public final class LocalSteps {
             }
             gradientViews.get(name).assign(g);
         }
-        double loss = gradients.get(LOSS_RESULT).getDouble(0);
-        if (replays == null || !replays.containsKey(rows)) {
-            // Results are copied out: the step's arrays can serve the next step (a replayed or just
-            // recorded step's arrays are its plan's). The sessions exist from the first step on, so
-            // the arena is installed (once per thread) after it.
-            arena.recycle();
-            arena.install(sd);
-        }
-        return loss;
-    }
-
-    /**
-     * The gradients of {@code wanted} and the loss (under {@link #LOSS_RESULT}) for one step: the
-     * recorded step of this batch size, replayed, if it can be; otherwise SameDiff's session.
-     *
-     * <p>A batch size is recorded the first time it comes, on runs whose results are discarded,
-     * and that step itself is already replayed: every step of a replayable size goes through its
-     * plan, whatever came before it. So a run resumed from a checkpoint, or a Spark task retried
-     * on a fresh thread, computes what the undisturbed run computed, bit for bit, even though a
-     * plan's batched products (VectorKernels) round differently from SameDiff's.
-     */
-    private Map<String, INDArray> gradients(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
-        StepReplay.Plan plan = replays == null ? null : replays.get(rows);
-        if (plan == null && replays != null && !unreplayable.contains(rows)) {
-            plan = record(placeholders, wanted, rows);
-        }
-        if (plan != null) {
-            return plan.run(placeholders);
-        }
-        return sameDiff(placeholders, wanted, null);
-    }
-
-    /**
-     * Records a step of batch size {@code rows}: SameDiff runs it twice (the first run of a shape,
-     * which also builds the gradient function the first time, is not recorded), results discarded.
-     * Returns the plan, or null if the step cannot be replayed exactly (then it stays on SameDiff).
-     */
-    private StepReplay.Plan record(Map<String, INDArray> placeholders, List<String> wanted, int rows) {
-        if (replays.size() >= MAX_REPLAYS) {
-            Integer eldest = replays.keySet().iterator().next();
-            replays.remove(eldest).close();
-        }
-        sameDiff(placeholders, wanted, null);
-        arena.recycle();
-        arena.install(sd);
-        StepReplay.Recorder recorder = new StepReplay.Recorder();
-        Map<String, INDArray> results = sameDiff(placeholders, wanted, recorder);
-        StepReplay.Plan recorded = recorder.plan(placeholders, results);
-        if (recorded == null) {
-            LOG.debug("steps of batch size {} stay on SameDiff's session: {}", rows,
-                    recorder.unsupported() != null ? "it ran " + recorder.unsupported() + " in Java" : "a placeholder or result is a copy");
-            unreplayable.add(rows);
-            arena.recycle();
-            return null;
-        }
-        LOG.debug("steps of batch size {} replay {} calls: {} layer norms, attention cores, ReLUs and embedding lookups fused into passes of their own, {} other calls on the JDK's vector API, "
-                + "{} by shorter native ways (sums as products with constant vectors, reshapes as memory copies), {} as recorded",
-                rows, recorded.calls(), recorded.calls(StepReplay.Kernel.FUSED) / 2, recorded.calls(StepReplay.Kernel.VECTOR),
-                recorded.calls(StepReplay.Kernel.SHORTCUT), recorded.calls(StepReplay.Kernel.NATIVE));
-        replays.put(rows, recorded);
-        arena.handOver();   // the recorded step's arrays are the plan's now
-        return recorded;
-    }
-
-    /** One step through SameDiff's session, watched by {@code recorder} if not null. */
-    private Map<String, INDArray> sameDiff(Map<String, INDArray> placeholders, List<String> wanted, StepReplay.Recorder recorder) {
-        if (recorder != null) {
-            sd.addListeners(recorder);
-        }
-        OutAndGrad result;
-        try {
-            // The first call builds the gradient function, which SameDiff narrates on System.out.
-            result = gradientsBuilt
-                    ? sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), wanted)
-                    : LibraryStdout.toLog(() -> sd.calculateGradientsAndOutputs(placeholders, List.of(LanguageIdGraph.LOSS), wanted));
-        } finally {
-            if (recorder != null) {
-                sd.getListeners().remove(recorder);
-            }
-        }
-        gradientsBuilt = true;
-        Map<String, INDArray> results = new HashMap<>(result.getGradients());
-        results.put(LOSS_RESULT, result.getOutputs().get(LanguageIdGraph.LOSS));
-        return results;
+        return gradients.get(StepExecution.LOSS).getDouble(0);
     }
 
     /** The learning rate the next step will use. */

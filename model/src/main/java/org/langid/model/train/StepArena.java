@@ -33,8 +33,6 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 public final class StepArena extends AbstractMemoryMgr {
 
-    private static final boolean ALIGN = Boolean.parseBoolean(System.getProperty("langid.step_arena.align", "true"));
-
     private final Map<String, Deque<INDArray>> free = new HashMap<>();
     private final Set<INDArray> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -66,7 +64,7 @@ public final class StepArena extends AbstractMemoryMgr {
      * them with 64-byte vectors). The step's other arrays are small.
      */
     private static INDArray fresh(DataType dataType, long[] shape, char order) {
-        if (!ALIGN || dataType != DataType.FLOAT || Shape.lengthOf(shape) == 0) {
+        if (dataType != DataType.FLOAT || Shape.lengthOf(shape) == 0) {
             return Nd4j.createUninitialized(dataType, shape, order);
         }
         return AlignedFloats.create(shape, order);
@@ -87,7 +85,7 @@ public final class StepArena extends AbstractMemoryMgr {
     }
 
     /**
-     * The arrays of the step just run now belong to a {@link StepReplay.Plan}: the arena forgets
+     * The arrays of the step just run now belong to a replay plan ({@link org.langid.model.train.trace.ReplayPlan}): the arena forgets
      * them, and its free lists too (an array released within the step may be in the plan as well),
      * so no later step is handed an array the plan reads or writes.
      */

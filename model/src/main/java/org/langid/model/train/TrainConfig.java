@@ -44,6 +44,55 @@ public class TrainConfig implements ValidatedConfig {
      * Half the run gained 0.3 points on UDHR's windows.
      */
     public double emaSpan = 0.5;
+    /**
+     * How a step runs: {@code replay} records the first step of each batch size and replays its
+     * native calls without SameDiff's session, on faster kernels where the CPU allows (same
+     * results to float rounding); {@code samediff} runs every step through SameDiff's session.
+     * GPU workers take SameDiff's session either way.
+     */
+    public String execution = Execution.REPLAY.key;
+    /**
+     * Diagnostics: every this many replayed steps the log gets each call's mean time, and each
+     * recorded step's calls with their arrays when it is recorded; 0: off.
+     */
+    public int profileEverySteps = 0;
+
+    /** The values of {@link #execution}. */
+    public enum Execution {
+        REPLAY("replay"), SAMEDIFF("samediff");
+
+        public final String key;
+
+        Execution(String key) {
+            this.key = key;
+        }
+
+        static Execution of(String key) {
+            for (Execution execution : values()) {
+                if (execution.key.equals(key)) {
+                    return execution;
+                }
+            }
+            return null;
+        }
+
+        static String keys() {
+            return String.join(" or ", java.util.Arrays.stream(values()).map(e -> e.key).toList());
+        }
+    }
+
+    /** {@link #execution}, typed. */
+    public Execution execution() {
+        Execution typed = Execution.of(execution);
+        if (typed == null) {
+            throw new IllegalArgumentException(executionProblem());
+        }
+        return typed;
+    }
+
+    private String executionProblem() {
+        return "execution must be " + Execution.keys() + ", got '" + execution + "'";
+    }
 
     @Override
     public List<String> problems() {
@@ -80,6 +129,12 @@ public class TrainConfig implements ValidatedConfig {
         }
         if (!(emaSpan >= 0)) {
             problems.add("ema_span must be 0 (off) or more, got " + emaSpan);
+        }
+        if (Execution.of(execution) == null) {
+            problems.add(executionProblem());
+        }
+        if (profileEverySteps < 0) {
+            problems.add("profile_every_steps must be 0 (off) or more, got " + profileEverySteps);
         }
         return problems;
     }

@@ -27,7 +27,7 @@ class StepArenaTest {
                     INDArray array = arena.allocate(false, DataType.FLOAT, shape);
                     assertEquals(0, array.data().addressPointer().address() % 64, "start of " + array.shapeInfoToString());
                     assertArrayEquals(shape, array.shape());
-                    assertTrue(StepReplay.denseFloats(array), "the replay's kernels may read it as plain floats: " + array.shapeInfoToString());
+                    assertTrue(org.langid.model.train.kernels.VectorKernels.denseFloats(array), "the replay's kernels may read it as plain floats: " + array.shapeInfoToString());
                 }
             }
         }
@@ -85,7 +85,7 @@ class StepArenaTest {
             TrainingState state = TrainingState.start(parameters);
             state.placeParameters(element);
             assertTrue(org.langid.model.graph.AlignedFloats.startsALine(state.parameters, element), "element " + element);
-            assertTrue(StepReplay.denseFloats(state.parameters));
+            assertTrue(org.langid.model.train.kernels.VectorKernels.denseFloats(state.parameters));
             assertArrayEquals(values, state.parameters.toFloatVector());
             INDArray placed = state.parameters;
             state.placeParameters(element);

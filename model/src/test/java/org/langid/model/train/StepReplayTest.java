@@ -11,6 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.RecordedStep;
+import org.langid.model.train.trace.passes.Rewrites;
 import org.nd4j.autodiff.listeners.At;
 import org.nd4j.autodiff.listeners.BaseListener;
 import org.nd4j.autodiff.listeners.Operation;
@@ -23,11 +26,14 @@ import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Replayed steps (StepReplay) are SameDiff's steps, bit for bit: two trainers from one state, one
+ * Replayed steps (ReplayedExecution) are SameDiff's steps, bit for bit: two trainers from one state, one
  * replaying and one always on SameDiff's session, must hold identical parameters and moments after
  * every step, across a change of batch size and back.
  */
 class StepReplayTest {
+
+    /** Every rewrite, the vector kernels on any vector width (narrower CPUs too). */
+    private static final Rewrites EVERYWHERE = Rewrites.DEFAULT.withKernels(Rewrites.Kernels.EVERYWHERE);
 
     private static ModelConfig config(String variant) {
         ModelConfig config = RecordedStep.twoLayerConfig();
@@ -51,12 +57,7 @@ class StepReplayTest {
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsAreBitIdenticalToSameDiffSteps(String variant) {
         // libnd4j's own ops: the replacements sum in another order (the next test).
-        System.setProperty(VectorKernels.PROPERTY, "false");
-        try {
-            compare(variant, 0.0);
-        } finally {
-            System.clearProperty(VectorKernels.PROPERTY);
-        }
+        compare(variant, 0.0, Rewrites.DEFAULT.withKernels(Rewrites.Kernels.NONE));
     }
 
     /**
@@ -68,20 +69,13 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsWithVectorProductsFollowSameDiffSteps(String variant) {
-        System.setProperty(VectorKernels.PROPERTY, "always");   // on narrower CPUs too
-        System.setProperty(AttentionFusion.PROPERTY, "false");  // the attention's products as separate calls
-        LocalSteps replayed;
-        try {
-            replayed = compare(variant, 1e-4);
-        } finally {
-            System.clearProperty(VectorKernels.PROPERTY);
-            System.clearProperty(AttentionFusion.PROPERTY);
-        }
-        assertTrue(replayed.replayedCalls(StepReplay.Kernel.VECTOR) >= 2 * 6,
-                "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(StepReplay.Kernel.VECTOR));
-        assertTrue(replayed.replayedCalls(StepReplay.Kernel.SHORTCUT) >= 2 * 12,
-                "bias gradients ran as products: " + replayed.replayedCalls(StepReplay.Kernel.SHORTCUT));
-        assertEquals(2 * 2 * (5 + relus(variant) + 1), replayed.replayedCalls(StepReplay.Kernel.FUSED),
+        // on narrower CPUs too; the attention's products as separate calls
+        LocalSteps replayed = compare(variant, 1e-4, EVERYWHERE.without(Rewrites.Pass.ATTENTION_FUSION));
+        assertTrue(replayed.replayedCalls(Call.Kernel.VECTOR) >= 2 * 6,
+                "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(Call.Kernel.VECTOR));
+        assertTrue(replayed.replayedCalls(Call.Kernel.SHORTCUT) >= 2 * 12,
+                "bias gradients ran as products: " + replayed.replayedCalls(Call.Kernel.SHORTCUT));
+        assertEquals(2 * 2 * (5 + relus(variant) + 1), replayed.replayedCalls(Call.Kernel.FUSED),
                 "each plan fused its five layer norms, its ReLUs and the embedding's lookup, forward and backward");
     }
 
@@ -93,16 +87,10 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsWithFusedAttentionFollowSameDiffSteps(String variant) {
-        System.setProperty(VectorKernels.PROPERTY, "always");
-        LocalSteps replayed;
-        try {
-            replayed = compare(variant, 1e-4);
-        } finally {
-            System.clearProperty(VectorKernels.PROPERTY);
-        }
-        assertEquals(2 * 2 * (5 + 2 + relus(variant) + 1), replayed.replayedCalls(StepReplay.Kernel.FUSED),
+        LocalSteps replayed = compare(variant, 1e-4, EVERYWHERE);
+        assertEquals(2 * 2 * (5 + 2 + relus(variant) + 1), replayed.replayedCalls(Call.Kernel.FUSED),
                 "each plan (batch sizes 5 and 3) fused its five layer norms, two attention cores, its ReLUs and the embedding's lookup, forward and backward");
-        assertEquals(0, replayed.replayedCalls(StepReplay.Kernel.VECTOR), "no batched product was left outside the fused cores");
+        assertEquals(0, replayed.replayedCalls(Call.Kernel.VECTOR), "no batched product was left outside the fused cores");
     }
 
     /** The ReLUs a step of the variant runs: one per layer's feed-forward. */
@@ -117,7 +105,7 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void productsWithoutTheHeadCopiesAreExact(String variant) {
-        LocalSteps[] pair = trainWithAndWithout(variant, HeadLayouts.PROPERTY, 11);
+        LocalSteps[] pair = trainWithAndWithout(variant, Rewrites.Pass.HEAD_LAYOUTS, 11);
         // two layers, each: Q, K, V, the output and their four gradients, each a permute and a copy
         assertEquals(pair[1].replayedCalls() - 2 * 16, pair[0].replayedCalls(), "the head permutes and copies were dropped");
     }
@@ -126,51 +114,42 @@ class StepReplayTest {
     @ParameterizedTest
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void fusedRelusTrainExactlyAsComposedOnes(String variant) {
-        LocalSteps[] pair = trainWithAndWithout(variant, ReluFusion.PROPERTY, 13);
+        LocalSteps[] pair = trainWithAndWithout(variant, Rewrites.Pass.RELU_FUSION, 13);
         assertEquals(pair[1].replayedCalls() - 2 * relus(variant), pair[0].replayedCalls(), "each ReLU's four calls ran as two");
     }
 
     /**
-     * Trains two copies from one state on the same batches, one with the plan rewrite switched on by
-     * {@code property}, one with it off (the vector kernels on for both), and checks after every
-     * step that their parameters and moments are the same bits; returns {on, off}.
+     * Trains two copies from one state on the same batches, one with the rewrite {@code pass}, one
+     * without (the vector kernels on for both), and checks after every step that their parameters
+     * and moments are the same bits; returns {with, without}.
      */
-    private static LocalSteps[] trainWithAndWithout(String variant, String property, long seed) {
+    private static LocalSteps[] trainWithAndWithout(String variant, Rewrites.Pass pass, long seed) {
         ModelConfig config = config(variant);
         INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
         TrainingState onState = TrainingState.start(initial.dup());
         TrainingState offState = TrainingState.start(initial.dup());
-        System.setProperty(VectorKernels.PROPERTY, "always");
-        try {
-            LocalSteps on = new LocalSteps(config, onState, 20);
-            LocalSteps off = new LocalSteps(config, offState, 20);
-            Random random = new Random(seed);
-            for (int step = 0; step < 6; step++) {
-                INDArray windows = windows(random, 5, config.window);
-                INDArray labels = labels(random, 5, config.classes());
-                System.setProperty(property, "true");
-                on.step(windows, labels);
-                System.setProperty(property, "false");
-                off.step(windows.dup(), labels.dup());
-                assertArrayEquals(offState.parameters.toFloatVector(), onState.parameters.toFloatVector(), "parameters after step " + step);
-                assertArrayEquals(offState.updaterState.toFloatVector(), onState.updaterState.toFloatVector(), "moments after step " + step);
-            }
-            return new LocalSteps[] {on, off};
-        } finally {
-            System.clearProperty(VectorKernels.PROPERTY);
-            System.clearProperty(property);
+        LocalSteps on = new LocalSteps(config, onState, 20, CaseAugmentation.NONE, StepOptions.replay(EVERYWHERE));
+        LocalSteps off = new LocalSteps(config, offState, 20, CaseAugmentation.NONE, StepOptions.replay(EVERYWHERE.without(pass)));
+        Random random = new Random(seed);
+        for (int step = 0; step < 6; step++) {
+            INDArray windows = windows(random, 5, config.window);
+            INDArray labels = labels(random, 5, config.classes());
+            on.step(windows, labels);
+            off.step(windows.dup(), labels.dup());
+            assertArrayEquals(offState.parameters.toFloatVector(), onState.parameters.toFloatVector(), "parameters after step " + step);
+            assertArrayEquals(offState.updaterState.toFloatVector(), onState.updaterState.toFloatVector(), "moments after step " + step);
         }
+        return new LocalSteps[] {on, off};
     }
 
-    /** Trains a replaying and a SameDiff-only copy side by side; returns the replaying one. */
-    private static LocalSteps compare(String variant, double tolerance) {
+    /** Trains a copy replaying with {@code rewrites} and a SameDiff-only copy side by side; returns the replaying one. */
+    private static LocalSteps compare(String variant, double tolerance, Rewrites rewrites) {
         ModelConfig config = config(variant);
         INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
         TrainingState replayedState = TrainingState.start(initial.dup());
         TrainingState sameDiffState = TrainingState.start(initial.dup());
-        LocalSteps replayed = new LocalSteps(config, replayedState, 20);
-        LocalSteps sameDiff = new LocalSteps(config, sameDiffState, 20);
-        sameDiff.stopReplaying();
+        LocalSteps replayed = new LocalSteps(config, replayedState, 20, CaseAugmentation.NONE, StepOptions.replay(rewrites));
+        LocalSteps sameDiff = new LocalSteps(config, sameDiffState, 20, CaseAugmentation.NONE, StepOptions.SAMEDIFF);
         Random random = new Random(7);
         int[] batchSizes = {5, 5, 5, 5, 3, 3, 3, 5, 5, 3, 5};
         for (int step = 0; step < batchSizes.length; step++) {

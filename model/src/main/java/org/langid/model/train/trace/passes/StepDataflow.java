@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -7,6 +7,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.langid.model.train.trace.Call;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -22,13 +23,13 @@ final class StepDataflow {
     record Value(int call, int slot, INDArray array) {
     }
 
-    final List<StepReplay.Call> calls;
+    final List<Call> calls;
     final Value[][] inputs;
     final Map<Long, List<Integer>> readers = new HashMap<>();   // key(call, slot) -> reading calls (calls.size(): the step's results)
     final List<Set<INDArray>> writes = new ArrayList<>();   // by call, the arrays it writes (identity)
     final List<Set<INDArray>> reads = new ArrayList<>();    // by call, the arrays it reads (identity)
 
-    StepDataflow(List<StepReplay.Call> calls, java.util.Collection<INDArray> results) {
+    StepDataflow(List<Call> calls, java.util.Collection<INDArray> results) {
         this.calls = calls;
         inputs = new Value[calls.size()][];
         Map<INDArray, Value> last = new IdentityHashMap<>();
@@ -155,13 +156,13 @@ final class StepDataflow {
      * {@code calls} with those in {@code fusedAway} moved to {@code retired}, and before each call
      * index in {@code fused} (itself fused away) the fused pass run with that call's op and context.
      */
-    static List<StepReplay.Call> rewritten(List<StepReplay.Call> calls, Map<Integer, Runnable> fused, BitSet fusedAway,
-                                           List<StepReplay.Call> retired) {
-        List<StepReplay.Call> planned = new ArrayList<>();
+    static List<Call> rewritten(List<Call> calls, Map<Integer, Runnable> fused, BitSet fusedAway,
+                                           List<Call> retired) {
+        List<Call> planned = new ArrayList<>();
         for (int i = 0; i < calls.size(); i++) {
-            StepReplay.Call call = calls.get(i);
+            Call call = calls.get(i);
             if (fused.containsKey(i)) {
-                planned.add(new StepReplay.Call(call.op(), call.context(), fused.get(i), StepReplay.Kernel.FUSED));
+                planned.add(call.replacedBy(fused.get(i), Call.Kernel.FUSED));
             }
             (fusedAway.get(i) ? retired : planned).add(call);
         }

@@ -1,13 +1,16 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.kernels.VectorMath;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.ScalarOp;
@@ -20,11 +23,10 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * same 1 or 0 the mask held, so their results are the composed form's bit for bit; a ReLU is only
  * fused when its calls are exactly that form, its mask is read by nothing else and X is intact
  * where the passes read it.
+ *
+ * <p>Pattern: {@code LanguageIdGraph.relu} (marked there).
  */
 final class ReluFusion {
-
-    /** -Dlangid.step_replay.relu_fusion=false keeps the composed ReLU (the default fuses it when the vector kernels run). */
-    static final String PROPERTY = "langid.step_replay.relu_fusion";
 
     private ReluFusion() {
     }
@@ -33,7 +35,7 @@ final class ReluFusion {
     }
 
     /** {@code calls} with each ReLU it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
-    static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("greaterthan_scalar", i -> match(flow, i), Match::calls, taken);
@@ -89,7 +91,7 @@ final class ReluFusion {
         BitSet skipped = (BitSet) calls.clone();
         skipped.clear(multiply);
         if (!f.untouched(x.array(), x.call(), gradient, skipped)
-                || !StepReplay.denseFloats(x.array(), y.array(), dy.array(), dx.array())
+                || !VectorKernels.denseFloats(x.array(), y.array(), dy.array(), dx.array())
                 || !Arrays.equals(y.array().shape(), x.array().shape()) || !Arrays.equals(dy.array().shape(), x.array().shape())
                 || !Arrays.equals(dx.array().shape(), x.array().shape())) {
             return null;

@@ -1,15 +1,18 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.train.StepDataflow.Value;
-import org.langid.model.train.VectorKernels.BatchedProducts;
-import org.langid.model.train.VectorKernels.Operand;
-import org.langid.model.train.VectorKernels.Product;
+import org.langid.model.train.kernels.AttentionMath;
+import org.langid.model.train.kernels.VectorKernels.BatchedProducts;
+import org.langid.model.train.kernels.VectorKernels.Operand;
+import org.langid.model.train.kernels.VectorKernels.Product;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.ScalarOp;
 
@@ -24,13 +27,10 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * intact where they run. The forward runs where O was written (and writes P there, not earlier),
  * the backward where dV was (and writes dQ and dK there, not later). Same derivative; results agree
  * with the separate calls to float rounding.
+ *
+ * <p>Pattern: {@code Attention.scaledDotProduct} (marked there).
  */
 final class AttentionFusion {
-
-    /** -Dlangid.step_replay.attention_fusion=false keeps the separate calls (tests compare both ways). */
-    static final String PROPERTY = "langid.step_replay.attention_fusion";
-    /** {@code false}: fused cores take the general passes even where the by-row ones apply (same bits; for comparisons). */
-    static final String BY_ROWS_PROPERTY = "langid.step_replay.attention_by_rows";
 
     private AttentionFusion() {
     }
@@ -39,7 +39,7 @@ final class AttentionFusion {
     }
 
     /** {@code calls} with each attention core it can fuse replaced by its two fused calls; the others go to {@code retired}. */
-    static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         Map<Integer, Runnable> fused = new HashMap<>();
@@ -90,7 +90,7 @@ final class AttentionFusion {
             }
             maskSlot = same(f.in(masking, 0), s) ? 1 : 0;
             mask = f.in(masking, maskSlot);
-            if (!StepReplay.denseFloats(mask.array()) || !java.util.Arrays.equals(mask.array().shape(), s.array().shape())) {
+            if (!VectorKernels.denseFloats(mask.array()) || !java.util.Arrays.equals(mask.array().shape(), s.array().shape())) {
                 return null;
             }
             calls.set(masking);
@@ -107,7 +107,7 @@ final class AttentionFusion {
         Product pv = weighing < 0 ? null : single(f, weighing, 0, 0);
         if (pv == null || pv.a().array() != p.array() || !dense(pv.a(), t) || pv.transposeA() || pv.transposeB()
                 || pv.batch() != blocks || pv.m() != t || pv.k() != t || pv.n() != c
-                || !StepReplay.denseFloats(p.array()) || p.array().length() != (long) blocks * t * t) {
+                || !VectorKernels.denseFloats(p.array()) || p.array().length() != (long) blocks * t * t) {
             return null;
         }
         calls.set(weighing);
@@ -193,13 +193,12 @@ final class AttentionFusion {
         }
         float factor = scale.floatValue();
         AttentionMath.Scratch scratch = new AttentionMath.Scratch(t, c);
-        boolean byRows = Boolean.parseBoolean(System.getProperty(BY_ROWS_PROPERTY, "true"));
         Operand maskOperand = mask == null ? null : Operand.dense(mask.array());
         Operand weights = Operand.dense(p.array());
         Runnable forward = () -> AttentionMath.forward(qk.a().blocks(), qk.b().blocks(), pv.b().blocks(),
-                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch, byRows);
+                maskOperand == null ? null : maskOperand.blocks(), factor, weights.blocks(), pv.z().blocks(), blocks, scratch);
         Runnable backward = () -> AttentionMath.backward(dK.b().blocks(), dQ.b().blocks(), dP.b().blocks(), weights.blocks(), dP.a().blocks(),
-                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch, byRows);
+                factor, dQ.z().blocks(), dK.z().blocks(), dV.z().blocks(), blocks, scratch);
         return new Match(calls, forwardAt, backwardAt, forward, backward);
     }
 
@@ -234,7 +233,7 @@ final class AttentionFusion {
 
     /** The products of a call run on the vector API whose flags are (transposeX, transposeY, 0), or null. */
     private static List<Product> products(StepDataflow f, int call, int transposeX, int transposeY) {
-        StepReplay.Call c = f.calls.get(call);
+        Call c = f.calls.get(call);
         if (!(c.replacement() instanceof BatchedProducts products) || !c.context().getIArguments().equals(List.of((long) transposeX, (long) transposeY, 0L))) {
             return null;
         }

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.RecordedStep;
 
 /**
  * The character embedding's lookup (EmbeddingLookupFusion) against its definition, and its fusion
@@ -56,19 +58,19 @@ class EmbeddingLookupFusionTest {
     /** The embedding of a real recorded step is fused; when another call also reads its one-hot array, it stays as recorded. */
     @Test
     void aLookupWhoseOneHotIsReadElsewhereStaysAsRecorded() {
-        List<StepReplay.Call> calls = RecordedStep.twoLayers();
+        List<Call> calls = RecordedStep.twoLayers();
         assertEquals(1, fusedLookups(calls), "the character embedding of the untouched step fuses");
 
-        StepReplay.Call oneHot = calls.stream()
+        Call oneHot = calls.stream()
                 .filter(call -> "onehot".equals(call.op().opName()) && call.context().getOutputArrays().get(0).rank() == 3)
                 .findFirst().orElseThrow();
-        List<StepReplay.Call> withReader = RecordedStep.withReaderOf(calls, oneHot, oneHot.context().getOutputArrays().get(0));
+        List<Call> withReader = RecordedStep.withReaderOf(calls, oneHot, oneHot.context().getOutputArrays().get(0));
         assertEquals(0, fusedLookups(withReader), "a one-hot read elsewhere stays");
     }
 
-    private static long fusedLookups(List<StepReplay.Call> calls) {
-        List<StepReplay.Call> planned = EmbeddingLookupFusion.fuse(calls, List.of(), new ArrayList<>());
-        return planned.stream().filter(call -> call.kernel() == StepReplay.Kernel.FUSED).count() / 2;
+    private static long fusedLookups(List<Call> calls) {
+        List<Call> planned = EmbeddingLookupFusion.fuse(calls, List.of(), new ArrayList<>());
+        return planned.stream().filter(call -> call.kernel() == Call.Kernel.FUSED).count() / 2;
     }
 
     private static FloatBuffer floats(int n) {

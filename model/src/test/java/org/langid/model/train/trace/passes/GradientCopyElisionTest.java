@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.RecordedStep;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -16,19 +18,19 @@ class GradientCopyElisionTest {
 
     @Test
     void copyingGradientsAreDroppedAndTheirReadersReadTheIncomingGradient() {
-        List<StepReplay.Call> calls = RecordedStep.twoLayers();
+        List<Call> calls = RecordedStep.twoLayers();
         long before = addGradients(calls);
         assertTrue(before >= 4, "the step has residual adds' gradients: " + before);
-        StepReplay.Call first = calls.stream().filter(call -> "add_bp".equals(call.op().opName())).findFirst().orElseThrow();
+        Call first = calls.stream().filter(call -> "add_bp".equals(call.op().opName())).findFirst().orElseThrow();
         INDArray incoming = first.context().getInputArrays().get(2);
         List<INDArray> copies = first.context().getOutputArrays();
 
-        List<StepReplay.Call> retired = new ArrayList<>();
-        List<StepReplay.Call> kept = GradientCopyElision.elide(calls, List.of(), retired);
+        List<Call> retired = new ArrayList<>();
+        List<Call> kept = GradientCopyElision.elide(calls, List.of(), retired);
         assertEquals(0, addGradients(kept), "every add_bp of equal shapes was a copy and is gone");
         assertEquals(before, retired.size());
         boolean rewired = false;
-        for (StepReplay.Call call : kept) {
+        for (Call call : kept) {
             for (INDArray input : call.context().getInputArrays()) {
                 assertTrue(copies.stream().noneMatch(copy -> copy == input) || input == incoming, "no call reads a dropped copy");
                 rewired |= input == incoming;
@@ -44,13 +46,13 @@ class GradientCopyElisionTest {
 
     @Test
     void aCopyThatIsAStepResultIsKept() {
-        List<StepReplay.Call> calls = RecordedStep.twoLayers();
-        StepReplay.Call first = calls.stream().filter(call -> "add_bp".equals(call.op().opName())).findFirst().orElseThrow();
-        List<StepReplay.Call> kept = GradientCopyElision.elide(calls, List.of(first.context().getOutputArrays().get(0)), new ArrayList<>());
+        List<Call> calls = RecordedStep.twoLayers();
+        Call first = calls.stream().filter(call -> "add_bp".equals(call.op().opName())).findFirst().orElseThrow();
+        List<Call> kept = GradientCopyElision.elide(calls, List.of(first.context().getOutputArrays().get(0)), new ArrayList<>());
         assertTrue(kept.contains(first), "the add_bp whose output is returned stays");
     }
 
-    private static long addGradients(List<StepReplay.Call> calls) {
+    private static long addGradients(List<Call> calls) {
         return calls.stream().filter(call -> "add_bp".equals(call.op().opName())).count();
     }
 }

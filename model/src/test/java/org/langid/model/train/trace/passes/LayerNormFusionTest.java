@@ -1,10 +1,13 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.langid.model.train.kernels.VectorMath;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.RecordedStep;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -80,33 +83,33 @@ class LayerNormFusionTest {
      */
     @org.junit.jupiter.api.Test
     void aNormWhoseIntermediateIsReadElsewhereStaysAsRecorded() {
-        java.util.List<StepReplay.Call> calls = RecordedStep.twoLayers();
+        java.util.List<Call> calls = RecordedStep.twoLayers();
         assertTrue(fusedNorms(calls) == 5, "all five norms of the untouched step fuse: " + fusedNorms(calls));
 
-        StepReplay.Call centring = calls.stream().filter(call -> "subtract".equals(call.op().opName())).findFirst().orElseThrow();
-        java.util.List<StepReplay.Call> withReader = RecordedStep.withReaderOf(calls, centring, centring.context().getOutputArrays().get(0));
+        Call centring = calls.stream().filter(call -> "subtract".equals(call.op().opName())).findFirst().orElseThrow();
+        java.util.List<Call> withReader = RecordedStep.withReaderOf(calls, centring, centring.context().getOutputArrays().get(0));
         assertTrue(fusedNorms(withReader) == 4, "the norm read elsewhere stays: " + fusedNorms(withReader));
     }
 
     /** Each fused norm also drops its gain's expansion ones(N, 1)·gain(1, d), which only its own calls read. */
     @org.junit.jupiter.api.Test
     void theGainsExpansionGoesWithItsNorm() {
-        java.util.List<StepReplay.Call> calls = RecordedStep.twoLayers();
-        java.util.List<StepReplay.Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
+        java.util.List<Call> calls = RecordedStep.twoLayers();
+        java.util.List<Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
         assertTrue(expansions(calls) - expansions(planned) == 5, "five expansions dropped: " + expansions(calls) + " -> " + expansions(planned));
     }
 
     /** Products of a column of ones (ones_as) by a (1, d) row: the gains' expansions and the positions' repetition. */
-    private static long expansions(java.util.List<StepReplay.Call> calls) {
+    private static long expansions(java.util.List<Call> calls) {
         java.util.Set<org.nd4j.linalg.api.ndarray.INDArray> ones = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         calls.stream().filter(call -> "ones_as".equals(call.op().opName())).forEach(call -> ones.addAll(call.context().getOutputArrays()));
-        return calls.stream().filter(call -> "matmul".equals(call.op().opName()) && call.kernel() != StepReplay.Kernel.FUSED
+        return calls.stream().filter(call -> "matmul".equals(call.op().opName()) && call.kernel() != Call.Kernel.FUSED
                 && call.context().getInputArrays().size() == 2 && ones.contains(call.context().getInputArrays().get(0))).count();
     }
 
-    private static long fusedNorms(java.util.List<StepReplay.Call> calls) {
-        java.util.List<StepReplay.Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
-        return planned.stream().filter(call -> call.kernel() == StepReplay.Kernel.FUSED).count() / 2;
+    private static long fusedNorms(java.util.List<Call> calls) {
+        java.util.List<Call> planned = LayerNormFusion.fuse(calls, java.util.List.of(), new java.util.ArrayList<>());
+        return planned.stream().filter(call -> call.kernel() == Call.Kernel.FUSED).count() / 2;
     }
 
     /** The derivative itself, by central differences of the loss Σ dY·Y in double precision. */

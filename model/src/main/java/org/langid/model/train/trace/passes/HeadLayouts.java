@@ -1,8 +1,11 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import java.util.BitSet;
 import java.util.List;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.NativeShortcuts;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -14,17 +17,16 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * array read instead is still unchanged where they run, and, for results, nothing reads or
  * writes the array written instead between the product and the copies it replaces. The values
  * are the same floats in the same order: exact.
+ *
+ * <p>Pattern: {@code Attention.splitHeads} and the join in {@code Attention.multiHead} (marked there).
  */
 final class HeadLayouts {
-
-    /** -Dlangid.step_replay.head_layouts=false keeps the copies (tests compare both ways). */
-    static final String PROPERTY = "langid.step_replay.head_layouts";
 
     private HeadLayouts() {
     }
 
     /** {@code calls} without the copies the products can take over; the dropped calls go to {@code retired}. */
-    static List<StepReplay.Call> fold(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fold(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow f = new StepDataflow(calls, results);
         BitSet dropped = new BitSet();
         for (int permute = 0; permute < calls.size(); permute++) {
@@ -123,15 +125,15 @@ final class HeadLayouts {
 
     /** A permute swapping dimensions 1 and 2 of dense rank-4 arrays, on the vector API. */
     private static boolean headPermute(StepDataflow f, int call) {
-        StepReplay.Call c = f.calls.get(call);
-        return "permute".equals(c.op().opName()) && c.kernel() == StepReplay.Kernel.VECTOR
+        Call c = f.calls.get(call);
+        return "permute".equals(c.op().opName()) && c.kernel() == Call.Kernel.VECTOR
                 && c.context().getIArguments().equals(List.of(0L, 2L, 1L, 3L))
                 && c.context().getInputArrays().get(0).rank() == 4 && c.context().getOutputArrays().get(0).rank() == 4;
     }
 
     /** A reshape between dense arrays, run as one memory copy (NativeShortcuts): the same floats in the same order. */
     private static boolean isCopy(StepDataflow f, int call) {
-        StepReplay.Call c = f.calls.get(call);
-        return "reshape".equals(c.op().opName()) && c.kernel() == StepReplay.Kernel.SHORTCUT;
+        Call c = f.calls.get(call);
+        return "reshape".equals(c.op().opName()) && c.kernel() == Call.Kernel.SHORTCUT;
     }
 }

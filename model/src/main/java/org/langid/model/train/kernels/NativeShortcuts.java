@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
 import java.util.Arrays;
 import java.util.List;
@@ -17,7 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * sums as products"):
  * <ul>
  *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ (none when
- *       {@link GradientCopyElision} made it dZ itself); the bias gradient,
+ *       {@code GradientCopyElision} made it dZ itself); the bias gradient,
  *       the column sum of dZ, is ones(1, N) · dZ;</li>
  *   <li>{@code reduce_mean} of (N, d) rows into (N, 1): X · (1/d)(d, 1);</li>
  *   <li>{@code reduce_mean_bp} of it: dX = dY (N, 1) · (1/d)(1, d);</li>
@@ -28,24 +28,15 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>The sums match libnd4j's to float rounding, not bit for bit (they run in another order;
  * 1/d is exact for this model's widths, powers of two); the copies are exact. Any other call, or
- * these ops on other shapes, stays native. {@code -Dlangid.step_kernels=false} keeps them all native.
+ * these ops on other shapes, stays native.
  */
-final class NativeShortcuts {
+public final class NativeShortcuts {
 
     private NativeShortcuts() {
     }
 
-    /**
-     * Whether calls are replaced in this JVM: on unless {@code langid.step_kernels} says otherwise
-     * (the one reading of that switch; {@link VectorKernels#enabled} adds the vector width).
-     */
-    static boolean enabled() {
-        String switched = System.getProperty(VectorKernels.PROPERTY, "true");
-        return "always".equals(switched) || Boolean.parseBoolean(switched);
-    }
-
     /** What replaces the native call of {@code op} on {@code context}'s arrays, or null if it stays native. */
-    static Runnable replacing(DifferentialFunction op, OpContext context) {
+    public static Runnable replacing(DifferentialFunction op, OpContext context) {
         List<INDArray> in = context.getInputArrays();
         List<INDArray> out = context.getOutputArrays();
         if ("reshape".equals(op.opName())) {
@@ -144,7 +135,7 @@ final class NativeShortcuts {
         }
         INDArray x = in.get(0);
         INDArray z = out.get(0);
-        if (x.length() != z.length() || !StepReplay.denseFloats(x, z)) {
+        if (x.length() != z.length() || !VectorKernels.denseFloats(x, z)) {
             return null;
         }
         long bytes = x.length() * Float.BYTES;
@@ -152,7 +143,6 @@ final class NativeShortcuts {
         org.bytedeco.javacpp.Pointer to = z.data().addressPointer();
         return () -> org.bytedeco.javacpp.Pointer.memcpy(to, from, bytes);
     }
-
 
     /** Z = A · B, libnd4j's matmul on rank-2 arrays (oneDNN in the -onednn build). */
     private static DynamicCustomOp product(INDArray a, INDArray b, INDArray z) {

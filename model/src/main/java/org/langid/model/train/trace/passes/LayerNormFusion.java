@@ -1,13 +1,16 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.kernels.VectorMath;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.ScalarOp;
@@ -26,6 +29,8 @@ import org.nd4j.linalg.api.ops.ScalarOp;
  * gradient (with the gradient the input receives from elsewhere, which the composed form added
  * in two more calls), the gain's and the bias's gradients where the composed form's last calls
  * wrote them. Mathematically the same derivative; results agree to float rounding.
+ *
+ * <p>Pattern: {@code LanguageIdGraph.layerNorm} (marked there).
  */
 final class LayerNormFusion {
 
@@ -41,7 +46,7 @@ final class LayerNormFusion {
      * {@code calls} with each layer norm it can fuse replaced by its two fused calls; the calls
      * fused away go to {@code retired} (their contexts are closed with the plan).
      */
-    static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("reduce_mean", i -> match(flow, i), Match::calls, taken);
@@ -197,8 +202,8 @@ final class LayerNormFusion {
                 || (other != null && !f.untouched(other.array(), other.call(), backwardAt, skipped))
                 || !f.untouched(gain, -1, backwardAt, skipped) || !f.untouched(bias, -1, forwardAt, skipped)
                 || !movable(f, dGain, backwardAt, skipped) || !movable(f, dBias, backwardAt, skipped)
-                || !StepReplay.denseFloats(xa, y.array(), dy.array(), dx.array(), gain, bias, dGain.array(), dBias.array())
-                || (other != null && !StepReplay.denseFloats(other.array())) || !Arrays.equals(dx.array().shape(), xa.shape())
+                || !VectorKernels.denseFloats(xa, y.array(), dy.array(), dx.array(), gain, bias, dGain.array(), dBias.array())
+                || (other != null && !VectorKernels.denseFloats(other.array())) || !Arrays.equals(dx.array().shape(), xa.shape())
                 || !Arrays.equals(dy.array().shape(), xa.shape()) || !Arrays.equals(y.array().shape(), xa.shape())
                 || (other != null && !Arrays.equals(other.array().shape(), xa.shape()))
                 || bias.length() != d || dGain.array().length() != d || dBias.array().length() != d) {

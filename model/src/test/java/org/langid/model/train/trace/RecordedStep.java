@@ -1,23 +1,25 @@
-package org.langid.model.train;
+package org.langid.model.train.trace;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.langid.model.TestConfigs;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.model.train.LocalSteps;
+import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 import org.nd4j.linalg.factory.Nd4j;
-import org.langid.model.TestConfigs;
 
 /** A real recorded training step, for the tests of the plan's rewrites (LayerNormFusion, HeadLayouts). */
-final class RecordedStep {
+public final class RecordedStep {
 
     private RecordedStep() {
     }
 
     /** A small two-layer model without n-grams (windows of 6, d 8, 2 heads, FFN 8, 3 languages), for replay tests. */
-    static ModelConfig twoLayerConfig() {
+    public static ModelConfig twoLayerConfig() {
         ModelConfig config = TestConfigs.model();
         config.window = 6;
         config.dModel = 8;
@@ -30,10 +32,10 @@ final class RecordedStep {
     }
 
     /** The native calls of one SameDiff step of {@link #twoLayerConfig()}, as recorded. */
-    static List<StepReplay.Call> twoLayers() {
+    public static List<Call> twoLayers() {
         ModelConfig config = twoLayerConfig();
         LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
-        StepReplay.Recorder recorder = new StepReplay.Recorder();
+        StepRecorder recorder = new StepRecorder();
         steps.addListener(recorder);
         steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
                 Nd4j.createFromArray(new int[] {0, 1, 2}));
@@ -41,12 +43,12 @@ final class RecordedStep {
     }
 
     /** {@code calls} and, after them, one more call (running {@code like}'s op) that reads {@code array}. */
-    static List<StepReplay.Call> withReaderOf(List<StepReplay.Call> calls, StepReplay.Call like, INDArray array) {
+    public static List<Call> withReaderOf(List<Call> calls, Call like, INDArray array) {
         OpContext context = Nd4j.getExecutioner().buildContext();
         context.setInputArrays(array);
         context.setOutputArrays(array.ulike());
-        List<StepReplay.Call> extended = new ArrayList<>(calls);
-        extended.add(new StepReplay.Call(like.op(), context, null, StepReplay.Kernel.NATIVE));
+        List<Call> extended = new ArrayList<>(calls);
+        extended.add(new Call(like.op(), context, null, Call.Kernel.NATIVE));
         return extended;
     }
 }

@@ -1,6 +1,6 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -11,7 +11,9 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.VectorKernels;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -29,11 +31,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * padding symbol has its own row) selects no row, as one-hot does. A lookup is only fused when its
  * calls are exactly that form, the one-hot array and its copy are read by nothing else, and the
  * symbols are intact where the passes read them.
+ *
+ * <p>Pattern: the embedding in {@code LanguageIdGraph.define} (marked there).
  */
 final class EmbeddingLookupFusion {
-
-    /** -Dlangid.step_replay.embedding_fusion=false keeps the one-hot product (the default fuses it when the vector kernels run). */
-    static final String PROPERTY = "langid.step_replay.embedding_fusion";
 
     private EmbeddingLookupFusion() {
     }
@@ -43,7 +44,7 @@ final class EmbeddingLookupFusion {
     }
 
     /** {@code calls} with each lookup it can fuse replaced by its two passes; the calls fused away go to {@code retired}. */
-    static List<StepReplay.Call> fuse(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> fuse(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
         StepDataflow flow = new StepDataflow(calls, results);
         BitSet taken = new BitSet();
         List<Match> matches = flow.matches("onehot", i -> match(flow, i), Match::calls, taken);
@@ -140,7 +141,7 @@ final class EmbeddingLookupFusion {
         BitSet skipped = (BitSet) calls.clone();
         skipped.clear(product);
         if (!f.untouched(symbols.array(), symbols.call(), gradient, skipped)
-                || !StepReplay.denseFloats(table.array(), y.array(), dy.array(), dTable.array())
+                || !VectorKernels.denseFloats(table.array(), y.array(), dy.array(), dTable.array())
                 || !Arrays.equals(y.array().shape(), new long[] {positions, d}) || !Arrays.equals(dy.array().shape(), y.array().shape())
                 || !Arrays.equals(dTable.array().shape(), table.array().shape()) || flat.array().size(0) != positions) {
             return null;

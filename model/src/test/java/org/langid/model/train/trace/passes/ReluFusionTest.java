@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.langid.model.train.kernels.VectorMath;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.RecordedStep;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -49,18 +52,18 @@ class ReluFusionTest {
     /** Both feed-forward ReLUs of a real recorded step are fused; when another call also reads a mask, that ReLU stays. */
     @Test
     void aReluWhoseMaskIsReadElsewhereStaysAsRecorded() {
-        List<StepReplay.Call> calls = RecordedStep.twoLayers();
+        List<Call> calls = RecordedStep.twoLayers();
         assertEquals(2, fusedRelus(calls), "the two layers' ReLUs of the untouched step fuse");
 
-        StepReplay.Call compare = calls.stream().filter(call -> "greaterthan_scalar".equals(call.op().opName())).findFirst().orElseThrow();
-        StepReplay.Call cast = calls.stream().filter(call -> "cast".equals(call.op().opName())
+        Call compare = calls.stream().filter(call -> "greaterthan_scalar".equals(call.op().opName())).findFirst().orElseThrow();
+        Call cast = calls.stream().filter(call -> "cast".equals(call.op().opName())
                 && call.context().getInputArrays().get(0) == compare.context().getOutputArrays().get(0)).findFirst().orElseThrow();
-        List<StepReplay.Call> withReader = RecordedStep.withReaderOf(calls, cast, cast.context().getOutputArrays().get(0));
+        List<Call> withReader = RecordedStep.withReaderOf(calls, cast, cast.context().getOutputArrays().get(0));
         assertEquals(1, fusedRelus(withReader), "the ReLU whose mask is read elsewhere stays");
     }
 
-    private static long fusedRelus(List<StepReplay.Call> calls) {
-        List<StepReplay.Call> planned = ReluFusion.fuse(calls, List.of(), new ArrayList<>());
-        return planned.stream().filter(call -> call.kernel() == StepReplay.Kernel.FUSED).count() / 2;
+    private static long fusedRelus(List<Call> calls) {
+        List<Call> planned = ReluFusion.fuse(calls, List.of(), new ArrayList<>());
+        return planned.stream().filter(call -> call.kernel() == Call.Kernel.FUSED).count() / 2;
     }
 }

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -13,7 +13,7 @@ import jdk.incubator.vector.VectorSpecies;
  * after another (the attention's (B, H, T, T) and (B, H, T, d) products).
  * Loaded only when the {@code jdk.incubator.vector} module is present.
  */
-final class VectorMath {
+public final class VectorMath {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
@@ -33,9 +33,9 @@ final class VectorMath {
      * (B, T, H, C) array read as (B, H, T, C) is {@code heads} H, {@code outer} T·H·C, {@code head}
      * C, {@code rowStride} H·C.
      */
-    record Blocks(ByteBuffer buffer, int heads, int outer, int head, int rowStride) {
+    public record Blocks(ByteBuffer buffer, int heads, int outer, int head, int rowStride) {
 
-        static Blocks dense(ByteBuffer buffer, int rows, int columns) {
+        public static Blocks dense(ByteBuffer buffer, int rows, int columns) {
             return new Blocks(buffer, 1, rows * columns, 0, columns);
         }
 
@@ -143,7 +143,7 @@ final class VectorMath {
      * Layer norm of {@code rows} rows of d floats: Y = (X − mean)·rsqrt(var + ε)·gain + bias, the
      * mean and the (biased) variance over each row's d features, in one pass over the rows.
      */
-    static void layerNorm(ByteBuffer x, ByteBuffer gain, ByteBuffer bias, float epsilon, ByteBuffer y, int rows, int d) {
+    public static void layerNorm(ByteBuffer x, ByteBuffer gain, ByteBuffer bias, float epsilon, ByteBuffer y, int rows, int d) {
         int lanes = SPECIES.length();
         VectorMask<Float> tail = SPECIES.indexInRange(d - d % lanes, d);
         float[] row = new float[d];
@@ -166,7 +166,7 @@ final class VectorMath {
      * s = rsqrt(var + ε) and G = dY·gain: dX = s·(G − mean(G) − X̂·mean(G·X̂)), dGain = Σ dY·X̂,
      * dBias = Σ dY.
      */
-    static void layerNormGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer gain, float epsilon, ByteBuffer other,
+    public static void layerNormGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer gain, float epsilon, ByteBuffer other,
                                   ByteBuffer dx, ByteBuffer dGain, ByteBuffer dBias, int rows, int d) {
         int lanes = SPECIES.length();
         VectorMask<Float> tail = SPECIES.indexInRange(d - d % lanes, d);
@@ -210,7 +210,7 @@ final class VectorMath {
     }
 
     /** Y = X·(X > 0 ? 1 : 0) over n floats: the product with the mask the composed ReLU builds, bit for bit (−0 and NaN included). */
-    static void relu(ByteBuffer x, ByteBuffer y, int n) {
+    public static void relu(ByteBuffer x, ByteBuffer y, int n) {
         int lanes = SPECIES.length();
         FloatVector zero = FloatVector.zero(SPECIES);
         for (int i = 0; i < n; i += lanes) {
@@ -221,7 +221,7 @@ final class VectorMath {
     }
 
     /** dX = dY·(X > 0 ? 1 : 0) over n floats: {@code multiply_bp}'s gradient of X by the mask, bit for bit. */
-    static void reluGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer dx, int n) {
+    public static void reluGradient(ByteBuffer x, ByteBuffer dy, ByteBuffer dx, int n) {
         int lanes = SPECIES.length();
         FloatVector zero = FloatVector.zero(SPECIES);
         for (int i = 0; i < n; i += lanes) {

@@ -1,4 +1,4 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,12 +1,14 @@
-package org.langid.model.train;
+package org.langid.model.train.trace.passes;
 
-import static org.langid.model.train.StepDataflow.same;
+import static org.langid.model.train.trace.passes.StepDataflow.same;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
-import org.langid.model.train.StepDataflow.Value;
+import org.langid.model.train.kernels.NativeShortcuts;
+import org.langid.model.train.trace.Call;
+import org.langid.model.train.trace.passes.StepDataflow.Value;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -20,11 +22,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * now reads.
  *
  * <p>Runs on the recorded calls before any replacement or fusion, which then see the new data flow.
+ * Pattern: the residual adds in {@code LanguageIdGraph.define} and the bias adds of
+ * {@code Attention.linear} (marked there).
  */
 final class GradientCopyElision {
-
-    /** -Dlangid.step_replay.gradient_copy_elision=false keeps the copies. */
-    static final String PROPERTY = "langid.step_replay.gradient_copy_elision";
 
     private GradientCopyElision() {
     }
@@ -33,7 +34,12 @@ final class GradientCopyElision {
      * {@code calls} without the copying add_bp calls (moved to {@code retired}) and with each copying
      * biasadd_bp's dX written onto its dZ, the copies' readers rewired to the incoming gradient.
      */
-    static List<StepReplay.Call> elide(List<StepReplay.Call> calls, java.util.Collection<INDArray> results, List<StepReplay.Call> retired) {
+    static List<Call> elide(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired) {
+        return elide(calls, results, retired, new int[1]);
+    }
+
+    /** As {@link #elide(List, java.util.Collection, List)}, counting in {@code rewired[0]} the biasadd_bp calls that now write onto dZ. */
+    static List<Call> elide(List<Call> calls, java.util.Collection<INDArray> results, List<Call> retired, int[] rewired) {
         BitSet dropped = new BitSet();
         StepDataflow flow = new StepDataflow(calls, results);
         for (int i = 0; i < calls.size(); i++) {
@@ -43,6 +49,7 @@ final class GradientCopyElision {
             } else if ("biasadd_bp".equals(flow.op(i)) && elidable(flow, i, 1, new int[] {0}, dropped)) {
                 rewire(flow, i, new int[] {0});
                 calls.get(i).context().setOutputArray(0, flow.in(i, 2).array());   // dX written onto dZ: the same floats
+                rewired[0]++;
             } else {
                 continue;
             }

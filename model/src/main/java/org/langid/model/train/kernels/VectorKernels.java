@@ -1,8 +1,9 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
 import java.util.Arrays;
 import java.util.List;
 import org.nd4j.autodiff.functions.DifferentialFunction;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.api.ops.OpContext;
 
@@ -11,41 +12,51 @@ import org.nd4j.linalg.api.ops.OpContext;
  * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
  * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}), and the permutes
  * that split and join its heads. For rank > 2 libnd4j runs its own scalar loop (oneDNN takes only
- * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. {@link StepReplay} swaps a recorded call for one
- * of these when the arrays allow (float, dense, C order, the shapes these take); any other call
- * stays native. The same switch and vector width govern {@link LayerNormFusion},
- * {@link HeadLayouts} and {@link AttentionFusion}, which build on these.
+ * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. The rewrites of a recorded step
+ * ({@code trace.passes.Rewrites}) swap a call for one of these when the arrays allow (float,
+ * dense, C order, the shapes these take); any other call stays native. The fusions of layer norms,
+ * head layouts and attention cores build on these and run where they do.
  *
  * <p>Needs the {@code jdk.incubator.vector} module ({@code --add-modules jdk.incubator.vector},
- * in the parent pom's JVM flags); without it, or with {@code -Dlangid.step_kernels=false},
- * every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
+ * in the parent pom's JVM flags); without it every call stays native. The products match libnd4j's to float rounding, not bit for bit: the
  * sums run in another order. The permutes are exact copies.
  */
-final class VectorKernels {
-
-    /** The switch: -Dlangid.step_kernels=false keeps libnd4j's ops (and NativeShortcuts off); =always uses ours on any vector width. */
-    static final String PROPERTY = "langid.step_kernels";
+public final class VectorKernels {
 
     private VectorKernels() {
+    }
+
+    /**
+     * Float, C order with default strides, not a view, no offset: the buffer holds exactly the
+     * arrays' values in order, so a replacement may read and write it as plain floats.
+     */
+    public static boolean denseFloats(INDArray... arrays) {
+        for (INDArray array : arrays) {
+            if (array.dataType() != DataType.FLOAT || array.ordering() != 'c' || array.isView() || array.offset() != 0
+                    || array.data().length() != array.length() || !org.nd4j.linalg.api.shape.Shape.hasDefaultStridesForShape(array)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Fewest float lanes worth it: measured with 16 (AVX-512) and 8 (AVX2); narrower CPUs stay native. */
     private static final int MIN_LANES = 8;
 
     /**
-     * Whether products can be swapped in this JVM: the switch is on, the vector module is there,
-     * and the CPU's vectors hold at least {@link #MIN_LANES} floats.
+     * Whether these run in this JVM: the vector module is there and, unless {@code anyWidth}, the
+     * CPU's vectors hold at least {@link #MIN_LANES} floats.
      */
-    static boolean enabled() {
-        if (!NativeShortcuts.enabled() || ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
-            return false;
-        }
-        return "always".equals(System.getProperty(PROPERTY)) || VectorMath.lanes() >= MIN_LANES;   // always: any width (tests)
+    public static boolean available(boolean anyWidth) {
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && (anyWidth || VectorMath.lanes() >= MIN_LANES);
     }
 
     /** Float arrays shared by the products of one plan (which runs on one thread): a block of each operand. */
-    static final class Scratch {
+    public static final class Scratch {
         private float[][] blocks = new float[3][0];
+
+        public Scratch() {
+        }
 
         float[][] get(long length) {
             if (blocks[0].length < length) {
@@ -59,7 +70,7 @@ final class VectorKernels {
      * What replaces the native call of {@code op} on {@code context}'s arrays, or null if it stays
      * native (another op, or arrays or arguments these products do not take).
      */
-    static Runnable replacing(DifferentialFunction op, OpContext context, Scratch scratch) {
+    public static Runnable replacing(DifferentialFunction op, OpContext context, Scratch scratch) {
         String name = op.opName();
         List<INDArray> in = context.getInputArrays();
         List<INDArray> out = context.getOutputArrays();
@@ -104,11 +115,11 @@ final class VectorKernels {
     }
 
     /**
-     * The products of one replaced call, in order. {@link HeadLayouts} may point an operand at
+     * The products of one replaced call, in order. {@code HeadLayouts} may point an operand at
      * another array laid out (B, T, H, C) instead of (B, H, T, C): the products then read or write
      * through that layout, and the permute and copy that made or unmade it are dropped.
      */
-    static final class BatchedProducts implements Runnable {
+    public static final class BatchedProducts implements Runnable {
         private final Scratch scratch;
         private final Product[] products;
 
@@ -125,7 +136,7 @@ final class VectorKernels {
         }
 
         /** Reads {@code original} (B, H, T, C) from {@code source} holding it as (B, T, H, C). */
-        void readThroughHeads(INDArray original, INDArray source) {
+        public void readThroughHeads(INDArray original, INDArray source) {
             for (int i = 0; i < products.length; i++) {
                 Product p = products[i];
                 products[i] = new Product(p.a.array == original ? Operand.headsSecond(source, original) : p.a, p.transposeA,
@@ -134,7 +145,7 @@ final class VectorKernels {
         }
 
         /** Writes what went to {@code original} (B, H, T, C) into {@code target} as (B, T, H, C). */
-        void writeThroughHeads(INDArray original, INDArray target) {
+        public void writeThroughHeads(INDArray original, INDArray target) {
             for (int i = 0; i < products.length; i++) {
                 Product p = products[i];
                 if (p.z.array == original) {
@@ -143,12 +154,12 @@ final class VectorKernels {
             }
         }
 
-        /** The products, in order ({@link AttentionFusion} takes their operands, which {@link HeadLayouts} may have redirected). */
-        List<Product> products() {
+        /** The products, in order ({@code AttentionFusion} takes their operands, which {@code HeadLayouts} may have redirected). */
+        public List<Product> products() {
             return List.of(products);
         }
 
-        boolean writes(INDArray array) {
+        public boolean writes(INDArray array) {
             for (Product p : products) {
                 if (p.z.array == array) {
                     return true;
@@ -162,10 +173,10 @@ final class VectorKernels {
      * An operand's blocks in {@code array}: block p starts at (p / heads)·outer + (p % heads)·head
      * floats, rows rowStride apart ({@link VectorMath.Blocks}).
      */
-    record Operand(INDArray array, int heads, int outer, int head, int rowStride) {
+    public record Operand(INDArray array, int heads, int outer, int head, int rowStride) {
 
         /** A dense (…, R, C) array. */
-        static Operand dense(INDArray array) {
+        public static Operand dense(INDArray array) {
             int rank = array.rank();
             int rows = (int) array.size(rank - 2);
             int columns = (int) array.size(rank - 1);
@@ -180,16 +191,15 @@ final class VectorKernels {
             return new Operand(array, heads, length * heads * columns, columns, heads * columns);
         }
 
-        VectorMath.Blocks blocks() {
+        public VectorMath.Blocks blocks() {
             return new VectorMath.Blocks(array.data().asNio(), heads, outer, head, rowStride);
         }
     }
 
-    /** {@link StepReplay#denseFloats}, of rank 3 or more (the batched arrays these take). */
+    /** {@link #denseFloats}, of rank 3 or more (the batched arrays these take). */
     private static boolean dense(INDArray... arrays) {
-        return StepReplay.denseFloats(arrays) && java.util.Arrays.stream(arrays).allMatch(array -> array.rank() >= 3);
+        return denseFloats(arrays) && java.util.Arrays.stream(arrays).allMatch(array -> array.rank() >= 3);
     }
-
 
     /**
      * A permutation that keeps the last dimension in place (the attention's (B, T, H, hs) ⇄
@@ -233,7 +243,7 @@ final class VectorKernels {
     }
 
     /** Z = op(A) · op(B) over the leading dimensions, which all three share. */
-    record Product(Operand a, boolean transposeA, Operand b, boolean transposeB, Operand z, int batch, int m, int k, int n) {
+    public record Product(Operand a, boolean transposeA, Operand b, boolean transposeB, Operand z, int batch, int m, int k, int n) {
 
         static Product of(INDArray a, boolean transposeA, INDArray b, boolean transposeB, INDArray z) {
             int rank = z.rank();

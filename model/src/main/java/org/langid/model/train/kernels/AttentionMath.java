@@ -1,7 +1,7 @@
-package org.langid.model.train;
+package org.langid.model.train.kernels;
 
-import static org.langid.model.train.VectorMath.get;
-import static org.langid.model.train.VectorMath.put;
+import static org.langid.model.train.kernels.VectorMath.get;
+import static org.langid.model.train.kernels.VectorMath.put;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -10,18 +10,18 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import org.langid.model.train.VectorMath.Blocks;
+import org.langid.model.train.kernels.VectorMath.Blocks;
 
 /**
  * The attention's core, {@code P = softmax(scale·Q·Kᵀ + M)}, {@code O = P·V}, and its backward, one
  * (query positions × key positions) block of one window's head at a time on the JDK's vector API
- * ({@link AttentionFusion} puts these in a recorded step). Done as separate calls, each of the
+ * ({@code AttentionFusion} puts these in a recorded step). Done as separate calls, each of the
  * products, the scale, the mask, softmax and their backward passes reads and writes a whole
  * (B, H, T, T) array; here a block's scores and their gradients stay in L1, and only P, O and the
  * gradients of Q, K and V are written. Blocks are (T, C) for Q, K, V, O and their gradients and
  * (T, T) for P and M, laid out as {@link Blocks} say. Loaded only when the vector module is present.
  */
-final class AttentionMath {
+public final class AttentionMath {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
@@ -30,7 +30,7 @@ final class AttentionMath {
     }
 
     /** Per-plan arrays for one (T, C) attention: a block of each operand (one thread runs a plan). */
-    static final class Scratch {
+    public static final class Scratch {
         final int t;
         final int c;
         final float[] q;            // (T, C) blocks of Q, K, V, dO
@@ -41,7 +41,7 @@ final class AttentionMath {
         final float[] p;            // (T, T): P
         final float[] dS;           // (T, T): dP, then dS
 
-        Scratch(int t, int c) {
+        public Scratch(int t, int c) {
             this.t = t;
             this.c = c;
             q = new float[t * c];
@@ -58,12 +58,12 @@ final class AttentionMath {
      * For each of {@code blocks} blocks: P = softmax(scale·Q·Kᵀ + M) over each row (M absent if
      * {@code mask} is null), O = P·V. The same operations in the same order as the graph's calls.
      */
-    static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
+    public static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s) {
         forward(q, k, v, mask, scale, p, o, blocks, s, true);
     }
 
     /** {@link #forward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
-    static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s,
+    public static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s,
                         boolean byRows) {
         int t = s.t;
         int c = s.c;
@@ -413,13 +413,13 @@ final class AttentionMath {
      * For each block, from dO: dV = Pᵀ·dO, dP = dO·Vᵀ, dS = scale·P∘(dP − rowsum(dP∘P)) (softmax's
      * derivative; the mask's is the identity), dQ = dS·K, dK = dSᵀ·Q. P is the forward's.
      */
-    static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
+    public static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
                          int blocks, Scratch s) {
         backward(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s, true);
     }
 
     /** {@link #backward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
-    static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
+    public static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
                          int blocks, Scratch s, boolean byRows) {
         int t = s.t;
         int c = s.c;

@@ -1,0 +1,30 @@
+package org.langid.model.train;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+import org.langid.model.config.ConfigException;
+import org.langid.model.config.ConfigTree;
+
+class TrainConfigTest {
+
+    @Test
+    void theExecutionOptionsAreReadTypedAndPassedToTheSteps() {
+        assertEquals(StepOptions.DEFAULT, StepOptions.of(new TrainConfig()));
+        TrainConfig train = ConfigTree.parse("train:\n  execution: samediff\n  profile_every_steps: 100\n", "p.yaml")
+                .section("train", TrainConfig.class);
+        assertEquals(TrainConfig.Execution.SAMEDIFF, train.execution());
+        assertEquals(new StepOptions(TrainConfig.Execution.SAMEDIFF, 100, StepOptions.DEFAULT.rewrites()), StepOptions.of(train));
+    }
+
+    @Test
+    void anUnknownExecutionIsAOneLineErrorNamingTheAllowedValues() {
+        ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("train:\n  execution: fast\n", "p.yaml").section("train", TrainConfig.class));
+        assertEquals("p.yaml: section 'train': execution must be replay or samediff, got 'fast'", unknown.getMessage());
+        ConfigException negative = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("train:\n  profile_every_steps: -1\n", "p.yaml").section("train", TrainConfig.class));
+        assertEquals("p.yaml: section 'train': profile_every_steps must be 0 (off) or more, got -1", negative.getMessage());
+    }
+}
