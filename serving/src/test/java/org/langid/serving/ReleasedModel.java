@@ -1,0 +1,64 @@
+package org.langid.serving;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The release committed under models/ (a registry: current → versions/…), and sentences written for these tests. */
+final class ReleasedModel {
+
+    /** The registry, relative to the module directory the tests run in. */
+    static final Path REGISTRY = Path.of("..", "models");
+    static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv");
+    /** The defaults of predict and serve. */
+    static final TextDetector.Options DEFAULTS = new TextDetector.Options(TextDetector.DEFAULT_STRIDE, 256, TextDetector.DEFAULT_BATCH, true);
+
+    /** Three everyday sentences per language, none from the training corpus (LibreOffice help). */
+    static final Map<String, List<String>> SENTENCES = sentences();
+
+    private ReleasedModel() {
+    }
+
+    static ServingModel load(boolean int8) {
+        return ServingModel.load(REGISTRY, DEFAULTS, 1, 1, int8);
+    }
+
+    static Path versionDirectory() {
+        return ServingModel.resolve(REGISTRY);
+    }
+
+    /** Every sentence, language by language. */
+    static List<String> allSentences() {
+        return SENTENCES.values().stream().flatMap(List::stream).toList();
+    }
+
+    private static Map<String, List<String>> sentences() {
+        Map<String, List<String>> sentences = new LinkedHashMap<>();
+        sentences.put("en", List.of("The train to the city leaves every morning at seven.",
+                "Could you tell me where the nearest pharmacy is?",
+                "We spent the whole weekend painting the kitchen walls."));
+        sentences.put("de", List.of("Der Zug in die Stadt fährt jeden Morgen um sieben ab.",
+                "Können Sie mir sagen, wo die nächste Apotheke ist?",
+                "Wir haben das ganze Wochenende die Küche gestrichen."));
+        sentences.put("fr", List.of("Le train pour la ville part chaque matin à sept heures.",
+                "Pourriez-vous me dire où se trouve la pharmacie la plus proche ?",
+                "Nous avons passé tout le week-end à repeindre la cuisine."));
+        sentences.put("es", List.of("El tren a la ciudad sale todas las mañanas a las siete.",
+                "¿Podría decirme dónde está la farmacia más cercana?",
+                "Pasamos todo el fin de semana pintando las paredes de la cocina."));
+        sentences.put("it", List.of("Il treno per la città parte ogni mattina alle sette.",
+                "Potrebbe dirmi dove si trova la farmacia più vicina?",
+                "Abbiamo passato tutto il fine settimana a dipingere la cucina."));
+        sentences.put("pt", List.of("O comboio para a cidade parte todas as manhãs às sete.",
+                "Você sabe onde fica a farmácia mais próxima?",
+                "Passámos o fim de semana inteiro a pintar as paredes da cozinha."));
+        sentences.put("nl", List.of("De trein naar de stad vertrekt elke ochtend om zeven uur.",
+                "Kunt u mij vertellen waar de dichtstbijzijnde apotheek is?",
+                "We hebben het hele weekend de muren van de keuken geverfd."));
+        sentences.put("sv", List.of("Tåget till staden går varje morgon klockan sju.",
+                "Kan du säga mig var närmaste apotek ligger?",
+                "Vi tillbringade hela helgen med att måla om köksväggarna."));
+        return java.util.Collections.unmodifiableMap(sentences);
+    }
+}
