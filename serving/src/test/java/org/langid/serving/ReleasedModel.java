@@ -1,5 +1,10 @@
 package org.langid.serving;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +31,49 @@ final class ReleasedModel {
 
     static Path versionDirectory() {
         return ServingModel.resolve(REGISTRY);
+    }
+
+    static ObjectNode manifest() throws IOException {
+        return (ObjectNode) new ObjectMapper().readTree(versionDirectory().resolve(ServingModel.MANIFEST).toFile());
+    }
+
+    /**
+     * The release's manifest and int8 flavour in {@code directory}, with {@code edit} applied to
+     * the int8 bytes (the manifest keeps the original digest): a damaged artefact when edit changes them.
+     */
+    static Path copyWithInt8(Path directory, java.util.function.UnaryOperator<byte[]> edit) throws IOException {
+        Files.createDirectories(directory);
+        Files.copy(versionDirectory().resolve(ServingModel.MANIFEST), directory.resolve(ServingModel.MANIFEST));
+        Files.write(directory.resolve(ServingModel.ONNX_INT8), edit.apply(Files.readAllBytes(versionDirectory().resolve(ServingModel.ONNX_INT8))));
+        return directory;
+    }
+
+    /**
+     * The release published again under {@code version} (as long as the release's own version) in
+     * {@code registry}: its int8 flavour with the version in its metadata replaced, and a manifest
+     * that names the version and lists the new digest. Made current.
+     */
+    static void publishRelabelled(Path registry, String version) throws IOException {
+        ObjectNode manifest = manifest();
+        String released = manifest.get("model_version").asText();
+        if (version.length() != released.length()) {
+            throw new IllegalArgumentException("a relabelled version must be as long as " + released);
+        }
+        byte[] onnx = Files.readAllBytes(versionDirectory().resolve(ServingModel.ONNX_INT8));
+        byte[] from = released.getBytes(StandardCharsets.US_ASCII);
+        byte[] to = version.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i + from.length <= onnx.length; i++) {
+            if (java.util.Arrays.equals(onnx, i, i + from.length, from, 0, from.length)) {
+                System.arraycopy(to, 0, onnx, i, to.length);
+            }
+        }
+        manifest.put("model_version", version);
+        ObjectNode files = manifest.putObject("files");
+        files.putObject(ServingModel.ONNX_INT8).put("sha256", ServingModel.sha256(onnx)).put("bytes", onnx.length);
+        Path directory = Files.createDirectories(registry.resolve(ServingModel.VERSIONS).resolve(version));
+        Files.write(directory.resolve(ServingModel.ONNX_INT8), onnx);
+        new ObjectMapper().writeValue(directory.resolve(ServingModel.MANIFEST).toFile(), manifest);
+        Files.writeString(registry.resolve(ServingModel.CURRENT), version + "\n");
     }
 
     /** Every sentence, language by language. */
