@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The release's two ONNX flavours: model.int8.onnx unless asked for model.onnx, and the same
  * languages on every sentence with probabilities close (7-bit weights make the integer products
- * exact on every x86-64 CPU; what remains is quantisation, measured in {@link TextDetectorTest}).
+ * exact on every x86-64 CPU; what remains is quantisation, measured in {@link ReleasedModel}).
  */
 class FlavoursTest {
 
@@ -24,7 +24,7 @@ class FlavoursTest {
 
     @Test
     void bothFlavoursGiveEverySentenceItsLanguageAndCloseProbabilities() {
-        List<String> texts = TextDetectorTest.withShortAndMixedTexts();
+        List<String> texts = ReleasedModel.withShortAndMixedTexts();
         try (ServingModel int8 = ReleasedModel.load(true); ServingModel asTrained = ReleasedModel.load(false)) {
             List<Detection> quantised = int8.detector().detectAll(texts);
             List<Detection> exact = asTrained.detector().detectAll(texts);
@@ -33,7 +33,7 @@ class FlavoursTest {
                 assertEquals(language, quantised.get(texts.indexOf(sentence)).language(), sentence);
             }));
             for (int i = 0; i < texts.size(); i++) {
-                TextDetectorTest.assertAgree(exact.get(i), quantised.get(i), texts.get(i));
+                ReleasedModel.assertAgree(exact.get(i), quantised.get(i), texts.get(i));
             }
         }
     }

@@ -20,14 +20,6 @@ import org.junit.jupiter.api.Test;
 /** The Java API a user calls: the released model's int8 flavour through {@link ServingModel} and {@link TextDetector}. */
 class TextDetectorTest {
 
-    /**
-     * The int8 flavour quantises activations per model call, so a text's probabilities move a
-     * little with the other texts of its batch. Measured: at most 3.3e-5 on the sentences, 0.013
-     * on texts of 2-8 characters; int8 against float at most 1.7e-4 and 0.026.
-     */
-    static final double SENTENCE_TOLERANCE = 1e-3;
-    static final double SHORT_TEXT_TOLERANCE = 0.05;
-
     private static ServingModel model;
     private static TextDetector detector;
 
@@ -58,7 +50,7 @@ class TextDetectorTest {
     void probabilitiesCoverEveryLanguageInTheModelsOrderSumToOneAndTheConfidenceIsTheLargest() {
         assertEquals(ReleasedModel.LANGUAGES, detector.languages());
         assertEquals(ReleasedModel.LANGUAGES, languagesOf(model));
-        for (String text : withShortAndMixedTexts()) {
+        for (String text : ReleasedModel.withShortAndMixedTexts()) {
             Detection detection = detector.detect(text);
             assertEquals(ReleasedModel.LANGUAGES, List.copyOf(detection.probabilities().keySet()), text);
             double sum = detection.probabilities().values().stream().mapToDouble(Double::doubleValue).sum();
@@ -128,7 +120,7 @@ class TextDetectorTest {
         Detection capitals = detector.detect(lower.toUpperCase(java.util.Locale.ROOT));
         Detection asLower = detector.detect(lower);
         assertEquals("de", capitals.language());
-        assertProbabilitiesClose(asLower, capitals, 0.0);
+        ReleasedModel.assertProbabilitiesClose(asLower, capitals, 0.0);
 
         TextDetector asWritten = new TextDetector(detector.classifier(), detector.languages(), window(),
                 new TextDetector.Options(TextDetector.DEFAULT_STRIDE, 256, TextDetector.DEFAULT_BATCH, false));
@@ -141,13 +133,13 @@ class TextDetectorTest {
 
     @Test
     void aBatchGivesEachTextWhatItGetsAlone() {
-        List<String> texts = new ArrayList<>(withShortAndMixedTexts());
+        List<String> texts = new ArrayList<>(ReleasedModel.withShortAndMixedTexts());
         texts.add(2, "");
         texts.add("Привет");
         List<Detection> batched = detector.detectAll(texts);
         assertEquals(texts.size(), batched.size());
         for (int i = 0; i < texts.size(); i++) {
-            assertAgree(detector.detect(texts.get(i)), batched.get(i), texts.get(i));
+            ReleasedModel.assertAgree(detector.detect(texts.get(i)), batched.get(i), texts.get(i));
         }
     }
 
@@ -165,7 +157,7 @@ class TextDetectorTest {
 
     @Test
     void concurrentCallersGetWhatOneCallerGets() throws Exception {
-        List<String> texts = withShortAndMixedTexts();
+        List<String> texts = ReleasedModel.withShortAndMixedTexts();
         List<Detection> expected = detector.detectAll(texts);
         ExecutorService callers = Executors.newFixedThreadPool(4);
         try {
@@ -199,35 +191,6 @@ class TextDetectorTest {
         assertEquals(detection.confidence(), json.get("confidence").asDouble());
         assertEquals(ReleasedModel.LANGUAGES, fieldNames(json.get("probabilities")));
         assertEquals(detection.windows(), json.get("windows").asInt());
-    }
-
-    static List<String> withShortAndMixedTexts() {
-        List<String> texts = new ArrayList<>(ReleasedModel.allSentences());
-        texts.addAll(List.of("Hallo", "ja", "casa", "OK!", "1234 5678", "Hej då", "Até logo", "the the the the the the the the",
-                "Bonjour, how are you? Gut, danke.", "DAS IST EIN KLEINES HAUS"));
-        return texts;
-    }
-
-    /**
-     * The same windows, probabilities within the tolerance for the text's length, and the same
-     * language wherever the runner-up is further behind than the probabilities may move.
-     */
-    static void assertAgree(Detection expected, Detection actual, String text) {
-        double tolerance = text.length() < 20 ? SHORT_TEXT_TOLERANCE : SENTENCE_TOLERANCE;
-        assertEquals(expected.windows(), actual.windows(), text);
-        assertProbabilitiesClose(expected, actual, tolerance);
-        double runnerUp = expected.probabilities().entrySet().stream().filter(e -> !e.getKey().equals(expected.language()))
-                .mapToDouble(Map.Entry::getValue).max().orElse(0);
-        if (expected.confidence() - runnerUp > 2 * tolerance || !expected.isDetermined()) {
-            assertEquals(expected.language(), actual.language(), text);
-        }
-    }
-
-    static void assertProbabilitiesClose(Detection expected, Detection actual, double tolerance) {
-        assertEquals(expected.probabilities().keySet(), actual.probabilities().keySet());
-        for (Map.Entry<String, Double> entry : expected.probabilities().entrySet()) {
-            assertEquals(entry.getValue(), actual.probabilities().get(entry.getKey()), tolerance, entry.getKey());
-        }
     }
 
     private static int window() {
