@@ -118,7 +118,8 @@ class LinePredictionsTest {
     void aFailureWhileDetectingReachesTheCaller() throws IOException {
         ServingModel closed = ReleasedModel.load(true);
         closed.close();
-        RuntimeException failure = assertThrows(RuntimeException.class, () -> LinePredictions.write(input("Hej då!\n"),
+        String line = ReleasedModel.SENTENCES.get("sv").get(0) + "\n";
+        RuntimeException failure = assertThrows(RuntimeException.class, () -> LinePredictions.write(input(line),
                 new ByteArrayOutputStream(), closed.detector()::detectAll, LinePredictions.Format.TSV));
         assertTrue(failure.getMessage() != null && !failure.getMessage().isBlank(), String.valueOf(failure));
     }

@@ -111,6 +111,7 @@ class TextDetectorTest {
         TextDetector strided = new TextDetector(detector.classifier(), detector.languages(), window(), new TextDetector.Options(5, 256, 64, true));
         assertArrayEquals(new int[] {0, 5, 10}, strided.plan("abcdefghijklmnopqrstuvwxyz").starts());   // 26 characters: 10 = 26 − 16
         assertArrayEquals(new int[] {0, 5}, strided.plan("abcdefghijklmnopqrstu").starts());            // 21 characters: 5 = 21 − 16
+        assertArrayEquals(new int[] {0, 5, 8}, strided.plan("abcdefghijklmnopqrstuvwx").starts());       // 24 characters: 8 = 24 − 16
         assertArrayEquals(new int[] {0}, strided.plan("abcdefghijklmnop").starts());
     }
 
@@ -166,7 +167,10 @@ class TextDetectorTest {
                 results.add(callers.submit(() -> detector.detectAll(texts)));
             }
             for (Future<List<Detection>> result : results) {
-                assertEquals(expected, result.get(), "the same batch gives the same answer on any thread");
+                List<Detection> answer = result.get();
+                for (int i = 0; i < texts.size(); i++) {
+                    assertEquals(expected.get(i), answer.get(i), "the same batch gives the same answer on any thread: " + texts.get(i));
+                }
             }
         } finally {
             callers.shutdownNow();
