@@ -75,6 +75,7 @@ class TextDetectorTest {
             assertEquals(0, detection.windows(), text);
             assertFalse(detection.isDetermined(), text);
         }
+        assertEquals(batched.get(nothing.size() - 1), detector.detect(null), "null alone as in a batch");
     }
 
     @Test
