@@ -141,6 +141,23 @@ class ServingModelTest {
         }
     }
 
+    @Test
+    void anArtefactWithoutTheInt8FlavourRunsItsFloatOneAndOneWithoutOnnxSaysHowToAddIt() throws IOException {
+        Path floatOnly = Files.createDirectories(temp.resolve("float-only"));
+        Files.copy(ReleasedModel.versionDirectory().resolve(ServingModel.ONNX), floatOnly.resolve(ServingModel.ONNX));
+        Files.copy(ReleasedModel.versionDirectory().resolve(ServingModel.MANIFEST), floatOnly.resolve(ServingModel.MANIFEST));
+        editManifest(floatOnly, manifest -> ((ObjectNode) manifest.get("files")).remove(ServingModel.ONNX_INT8));
+        try (ServingModel model = ServingModel.load(floatOnly, ReleasedModel.DEFAULTS, 1);
+             ServingModel asTrained = ReleasedModel.load(false)) {
+            assertTrue(model.detector().classifier().engine().endsWith("(model.onnx)"), model.detector().classifier().engine());
+            List<String> texts = ReleasedModel.allSentences();
+            assertEquals(asTrained.detector().detectAll(texts), model.detector().detectAll(texts));
+        }
+        editManifest(floatOnly, manifest -> ((ObjectNode) manifest.get("files")).remove(ServingModel.ONNX));
+        assertRefused(floatOnly, floatOnly + " has no model.onnx (an artefact made before the ONNX flavour): give it one with "
+                + "'langid export --add-onnx " + floatOnly + "'");
+    }
+
     /** A {@link ServingModel.ModelLoadException} whose message is one line containing {@code expected}. */
     private static void assertRefused(Path location, String expected) {
         ServingModel.ModelLoadException refused = assertThrows(ServingModel.ModelLoadException.class,
