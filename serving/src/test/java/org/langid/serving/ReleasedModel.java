@@ -22,7 +22,7 @@ public final class ReleasedModel {
     /** The defaults of predict and serve. */
     public static final TextDetector.Options DEFAULTS = new TextDetector.Options(TextDetector.DEFAULT_STRIDE, 256, TextDetector.DEFAULT_BATCH, true);
 
-    /** Three everyday sentences per language, none from the training corpus (LibreOffice help). */
+    /** Three everyday sentences per language, written for these tests. */
     public static final Map<String, List<String>> SENTENCES = sentences();
 
     /**
