@@ -97,7 +97,7 @@ public final class TextDetector {
     }
 
     public Detection detect(String text) {
-        return detectAll(List.of(text)).get(0);
+        return detectAll(Collections.singletonList(text)).get(0);   // null too, as detectAll takes it
     }
 
     /** Detects each text; all their windows go through the classifier together, in batches. */
