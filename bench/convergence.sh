@@ -5,7 +5,7 @@
 # sample (data/sample/libreoffice, 1,055,943 training windows), default model, one epoch each:
 # the local trainer at batch 256 (4,125 steps), and the Spark trainer with 2 workers of batch
 # 128 averaging every 5 steps (local[2]). Prints both validation accuracies (130,332 windows)
-# and the gap. README, convergence section: 90.84% against 90.35% (gap 0.49 points) through
+# and the gap. docs/RESULTS.md, "Training": 90.84% against 90.35% (gap 0.49 points) through
 # ./langid; the goal is a gap within 1 point.
 #
 # Takes roughly 10 minutes on an idle 2-core machine with the oneDNN build. That is an estimate,

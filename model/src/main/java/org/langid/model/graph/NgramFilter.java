@@ -9,7 +9,7 @@ import java.util.Arrays;
  * <p>Why: the table has far fewer buckets than the corpus has n-grams (the release: 262,144 for
  * ~1.5 million), so every bucket was trained by several n-grams, and an n-gram training never saw
  * adds the rows of others: confident noise, most of it on unfamiliar words (bench/EXPERIMENTS.md,
- * "N-grams training never saw"). With the filter a window is read from the n-grams the model was
+ * "Model architecture and n-grams"). With the filter a window is read from the n-grams the model was
  * trained on.
  *
  * <p>The bit of an n-gram, with {@code code} as in {@link CharacterNgrams} (order included):

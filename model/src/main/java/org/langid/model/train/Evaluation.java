@@ -10,8 +10,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * Accuracy and mean cross-entropy of a parameter vector on labelled windows (inference graph, no
  * dropout), computed by the same ONNX graph that {@code langid export} writes and serving runs
  * (on the CPU, also for GPU workers). SameDiff's op-by-op inference took twice as long: ~21 s
- * against ~12 s for the d-128 pipeline's 130,332 validation windows on 2 workers (bench/PROFILE.md,
- * "Validation by the exported graph").
+ * against ~12 s for the d-128 pipeline's 130,332 validation windows on 2 workers (bench/EXPERIMENTS.md,
+ * "Training speed: the step").
  */
 public record Evaluation(long windows, long correct, double meanLoss) implements java.io.Serializable {
 

@@ -27,7 +27,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Why: SameDiff 1.0.0-M2.1's session hands few arrays back to its own cache, so each step
  * allocated hundreds of megabytes of fresh native memory, freed only when the Java GC happened
  * to collect the arrays. Fresh pages cost a page fault each, and on the 2-core machine this was
- * measured on that was most of a step (350 samples/s; see the README's speed section).
+ * measured on that was most of a step (350 samples/s; bench/EXPERIMENTS.md, "Training speed: the step").
  * Not thread-safe: one arena per thread, like the {@link LocalSteps} that owns it; the
  * predictor gives one to each graph copy, which one caller at a time uses.
  */

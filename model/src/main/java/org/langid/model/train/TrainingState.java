@@ -49,7 +49,7 @@ public final class TrainingState {
      * Moves {@link #parameters} to memory where element {@code element} starts a cache line,
      * unless it already does; the values stay the same. The n-gram table's rows of 16 floats are
      * then one line each, not two: a step reads and writes ~60,000 of them at random (local
-     * trainer +3.4% at batch 1024, bench/PROFILE.md). CPU backend only: on CUDA the state stays
+     * trainer +3.4% at batch 1024, bench/EXPERIMENTS.md, "Training speed: the step"). CPU backend only: on CUDA the state stays
      * where ND4J put it.
      */
     public void placeParameters(long element) {

@@ -9,7 +9,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * constant is {@code span} × the run's planned windows whatever the batch, workers or cadence:
  * β = exp(−windows / (span · planned windows)). The first update copies the parameters.
  * On one epoch of the sample, span 0.5 gave +0.3 to +0.45 points of UDHR windows and 0 to +0.13
- * of test windows over the last step's weights (bench/NGRAMS.md, "Averaged weights").
+ * of test windows over the last step's weights (bench/EXPERIMENTS.md, "Averaged weights").
  */
 public final class WeightAverage {
 

@@ -96,7 +96,7 @@ public final class AttentionMath {
      * Whether {@link #forwardByRows} and {@link #backwardByRows} take this block shape: (16, 16) with
      * 16 float lanes (AVX-512: a row of each operand one vector) or 8 (AVX2: two). They do the same
      * operations in the same order as the general passes at the same width, so give the same bits
-     * (AttentionFusionTest), in about 0.7× the time alone with either width (bench/PROFILE.md): the
+     * (AttentionFusionTest), in about 0.7× the time alone with either width (bench/EXPERIMENTS.md, "Training speed: the step"): the
      * shape is a constant there, so C2 unrolls their loops and drops the index checks, they take
      * four rows at a time (independent chains of multiply-adds where one row waits on each add's
      * latency), and they call the vector API directly, with no masks and no helper that takes or

@@ -13,8 +13,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * Calls of a recorded training step that run a shorter native way than libnd4j's own op. Sums
  * and broadcasts become 2-D matrix products with a constant vector, on oneDNN: for the (B·T, d)
  * rows of this model libnd4j M2.1 sums along a dimension at a few GB/s, and the same sum as a
- * product with a ones vector takes a tenth of the time (bench/PROFILE.md, "Layer norms fused,
- * sums as products"):
+ * product with a ones vector takes a tenth of the time (bench/EXPERIMENTS.md, "Training speed: the step"):
  * <ul>
  *   <li>{@code biasadd_bp} over (N, c): the input gradient is a copy of dZ (none when
  *       {@code GradientCopyElision} made it dZ itself); the bias gradient,

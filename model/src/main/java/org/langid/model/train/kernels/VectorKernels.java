@@ -9,7 +9,7 @@ import org.nd4j.linalg.api.ops.OpContext;
 
 /**
  * Native calls of a recorded training step that run on the JDK's vector API instead of libnd4j,
- * where libnd4j M2.1 is slow for this model's shapes (bench/PROFILE.md): the attention's batched
+ * where libnd4j M2.1 is slow for this model's shapes (bench/EXPERIMENTS.md, "Training speed: the step"): the attention's batched
  * matrix products, forward ({@code matmul}) and backward ({@code matmul_bp}), and the permutes
  * that split and join its heads. For rank > 2 libnd4j runs its own scalar loop (oneDNN takes only
  * rank ≤ 2), ~5 GFLOP/s on (B, 4, 16, 16) blocks. The rewrites of a recorded step

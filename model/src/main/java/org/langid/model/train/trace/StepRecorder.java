@@ -25,7 +25,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * Records the native ops of one SameDiff execution (a listener), for a step replayed without
  * SameDiff's session ({@link ReplayPlan}): the same ops in the order SameDiff ran them, on the
  * same arrays. SameDiff M2.1's session spends, per op, Java time on dependency tracking, shape
- * inference, array allocation and argument marshalling; at batch 256 that was a quarter of a step (bench/PROFILE.md), and at small batches most of it.
+ * inference, array allocation and argument marshalling; at batch 256 that was a quarter of a step (bench/EXPERIMENTS.md, "Training speed: the step"), and at small batches most of it.
  * With a fixed batch size every step runs the same ops on arrays of the same shapes, so one
  * step is recorded (a listener sees each op with its input and output arrays) and later steps
  * copy their placeholders into the recorded ones and call the same native ops again.
