@@ -64,7 +64,7 @@ public final class AttentionMath {
 
     /** {@link #forward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
     public static void forward(Blocks q, Blocks k, Blocks v, Blocks mask, float scale, Blocks p, Blocks o, int blocks, Scratch s,
-                        boolean byRows) {
+                               boolean byRows) {
         int t = s.t;
         int c = s.c;
         if (byRows && rowsAreVectors(t, c)) {
@@ -414,13 +414,13 @@ public final class AttentionMath {
      * derivative; the mask's is the identity), dQ = dS·K, dK = dSᵀ·Q. P is the forward's.
      */
     public static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
-                         int blocks, Scratch s) {
+                                int blocks, Scratch s) {
         backward(q, k, v, p, dO, scale, dQ, dK, dV, blocks, s, true);
     }
 
     /** {@link #backward}, with the by-row passes where they apply only if {@code byRows} (tests compare the two). */
     public static void backward(Blocks q, Blocks k, Blocks v, Blocks p, Blocks dO, float scale, Blocks dQ, Blocks dK, Blocks dV,
-                         int blocks, Scratch s, boolean byRows) {
+                                int blocks, Scratch s, boolean byRows) {
         int t = s.t;
         int c = s.c;
         if (byRows && rowsAreVectors(t, c)) {

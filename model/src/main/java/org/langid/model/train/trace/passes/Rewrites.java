@@ -55,7 +55,7 @@ public record Rewrites(Kernels kernels, Set<Pass> skipped) implements PlanRewrit
     public static final Rewrites DEFAULT = new Rewrites(Kernels.WHERE_FASTER, Set.of());
 
     public Rewrites {
-        skipped = skipped.isEmpty() ? Set.of() : Set.copyOf(skipped);
+        skipped = Set.copyOf(skipped);
     }
 
     public Rewrites withKernels(Kernels kernels) {
