@@ -179,6 +179,36 @@ class TextDetectorTest {
     }
 
     @Test
+    void aTextsProbabilitiesAreTheRenormalisedMeanOfItsWindowsLogProbabilities() {
+        String text = "Bonjour, how are you? Gut, danke. Hasta luego!";   // windows that disagree: mean, sum and average differ
+        try (ServingModel asTrained = ReleasedModel.load(false)) {
+            TextDetector exact = asTrained.detector();
+            String normalised = org.langid.text.TextNormalizer.normalize(text);
+            int window = window();
+            int classes = exact.languages().size();
+            TextDetector.Plan plan = exact.plan(text);
+            double[] meanLog = new double[classes];
+            for (int start : plan.starts()) {
+                int[] symbols = new int[window];
+                for (int j = 0; j < window; j++) {
+                    symbols[j] = org.langid.text.Vocabulary.indexOf(normalised.charAt(start + j));
+                }
+                float[] probabilities = exact.classifier().probabilities(symbols, 1);
+                for (int c = 0; c < classes; c++) {
+                    meanLog[c] += Math.log(probabilities[c]) / plan.windows();
+                }
+            }
+            double total = Arrays.stream(meanLog).map(Math::exp).sum();
+            Detection detection = exact.detect(text);
+            assertEquals(plan.windows(), detection.windows());
+            for (int c = 0; c < classes; c++) {
+                String language = exact.languages().get(c);
+                assertEquals(Math.exp(meanLog[c]) / total, detection.probabilities().get(language), 1e-5, language);
+            }
+        }
+    }
+
+    @Test
     void optionsBelowOneAreRefused() {
         for (int[] values : new int[][] {{0, 256, 256}, {4, 0, 256}, {4, 256, 0}}) {
             IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
