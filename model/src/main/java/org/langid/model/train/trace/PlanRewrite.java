@@ -8,9 +8,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 @FunctionalInterface
 public interface PlanRewrite {
 
-    /** Runs every call as recorded. */
-    PlanRewrite NONE = (recorded, results, retired) -> recorded;
-
     /**
      * The calls to run instead of {@code recorded}, computing the same {@code results}; calls that
      * no longer run go to {@code retired} (their contexts are closed with the plan).
