@@ -75,7 +75,7 @@ class StepReplayTest {
                 "each layer's four batched products (two of them backward) ran on the vector API: " + replayed.replayedCalls(Call.Kernel.VECTOR));
         assertTrue(replayed.replayedCalls(Call.Kernel.SHORTCUT) >= 2 * 12,
                 "bias gradients ran as products: " + replayed.replayedCalls(Call.Kernel.SHORTCUT));
-        assertEquals(2 * 2 * (5 + relus(variant) + 1), replayed.replayedCalls(Call.Kernel.FUSED),
+        assertEquals(2 * 2 * (5 + RELUS + 1), replayed.replayedCalls(Call.Kernel.FUSED),
                 "each plan fused its five layer norms, its ReLUs and the embedding's lookup, forward and backward");
     }
 
@@ -88,15 +88,13 @@ class StepReplayTest {
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void replayedStepsWithFusedAttentionFollowSameDiffSteps(String variant) {
         LocalSteps replayed = compare(variant, 1e-4, EVERYWHERE);
-        assertEquals(2 * 2 * (5 + 2 + relus(variant) + 1), replayed.replayedCalls(Call.Kernel.FUSED),
+        assertEquals(2 * 2 * (5 + 2 + RELUS + 1), replayed.replayedCalls(Call.Kernel.FUSED),
                 "each plan (batch sizes 5 and 3) fused its five layer norms, two attention cores, its ReLUs and the embedding's lookup, forward and backward");
         assertEquals(0, replayed.replayedCalls(Call.Kernel.VECTOR), "no batched product was left outside the fused cores");
     }
 
-    /** The ReLUs a step of the variant runs: one per layer's feed-forward. */
-    private static int relus(String variant) {
-        return 2;
-    }
+    /** The ReLUs a step runs in either variant: one per layer's feed-forward, two layers. */
+    private static final int RELUS = 2;
 
     /**
      * Products that read and write the heads' (B, T, H, C) layout in place, without the copies
@@ -115,7 +113,7 @@ class StepReplayTest {
     @ValueSource(strings = {"ngrams, sgd table, dropout", "no ngrams"})
     void fusedRelusTrainExactlyAsComposedOnes(String variant) {
         LocalSteps[] pair = trainWithAndWithout(variant, Rewrites.Pass.RELU_FUSION, 13);
-        assertEquals(pair[1].replayedCalls() - 2 * relus(variant), pair[0].replayedCalls(), "each ReLU's four calls ran as two");
+        assertEquals(pair[1].replayedCalls() - 2 * RELUS, pair[0].replayedCalls(), "each ReLU's four calls ran as two");
     }
 
     /**
