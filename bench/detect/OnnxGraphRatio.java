@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.langid.serving.OnnxWindowClassifier;
 import org.langid.serving.TextDetector;
-import org.langid.text.Vocabulary;
+import org.langid.text.Alphabet;
 
 /**
  * Several ONNX graphs of one model over the same windows in one JVM, batch by batch in rotating
@@ -39,7 +39,7 @@ public class OnnxGraphRatio {
         for (int i = 0; i < n; i++) {
             String window = lines.get(i).substring(lines.get(i).indexOf('\t') + 1);
             for (int j = 0; j < T; j++) {
-                symbols[i * T + j] = j < window.length() ? Vocabulary.indexOf(window.charAt(j)) : TextDetector.PAD;
+                symbols[i * T + j] = j < window.length() ? Alphabet.SEED.indexOf(window.charAt(j)) : Alphabet.SEED.pad();
             }
         }
         OrtEnvironment env = OrtEnvironment.getEnvironment();

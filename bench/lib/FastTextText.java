@@ -27,12 +27,12 @@ public class FastTextText {
         SparkSession spark = SparkSession.builder().master("local[2]").appName("fasttext-text")
                 .config("spark.ui.enabled", "false").getOrCreate();
         try {
-            var windows = WindowsReader.read(spark, prepared, split, languages, 16);
-            FastTextCandidate.writeTrainingText(windows, out.resolve("windows-" + split + ".txt"), FastTextSettings.BASELINE);
+            var windows = WindowsReader.read(spark, prepared, split, languages, 16, Alphabet.SEED);
+            FastTextCandidate.writeTrainingText(windows, Alphabet.SEED, out.resolve("windows-" + split + ".txt"), FastTextSettings.BASELINE);
             long sentences = 0;
             try (BufferedWriter text = Files.newBufferedWriter(out.resolve("sentences-" + split + ".txt"), StandardCharsets.UTF_8)) {
                 for (Row row : spark.read().parquet(prepared + "/sentences/split=" + split).select("language", "sentence").collectAsList()) {
-                    String normalised = TextNormalizer.normalize(row.getString(1));
+                    String normalised = Alphabet.SEED.normalize(row.getString(1));
                     if (languages.contains(row.getString(0)) && !normalised.isEmpty()) {
                         text.write(FastTextCandidate.LABEL_PREFIX + row.getString(0) + " " + normalised + "\n");
                         sentences++;

@@ -34,7 +34,7 @@ public class InJvmTrainers {
         ModelConfig config = tree.section("model", ModelConfig.class);
         NativeThreads.limit(1);   // one native thread per trainer, as each Spark worker has
         SparkSession session = SparkSession.builder().master("local[1]").appName("read windows").getOrCreate();
-        LabelledWindows data = WindowsReader.read(session, args[4], "train", config.languages, config.window);
+        LabelledWindows data = WindowsReader.read(session, args[4], "train", config.languages, config.window, config.alphabet);
         session.stop();
         int pool = 64;   // batches per trainer, disjoint between trainers
         if ((long) threads * pool * batch > data.size()) {

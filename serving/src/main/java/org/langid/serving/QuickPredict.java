@@ -36,6 +36,7 @@ public final class QuickPredict implements Callable<Integer> {
     private int stride = TextDetector.DEFAULT_STRIDE;
     private int maxWindowsPerText = 256;
     private int batch = TextDetector.DEFAULT_BATCH;
+    private List<String> languages;   // null: every language of the model
     private boolean foldCapitals = true;
     private String engine = "onnx";
     private String input;
@@ -127,6 +128,7 @@ public final class QuickPredict implements Callable<Integer> {
                 case "--input" -> input = value;
                 case "--engine" -> engine = value;
                 case "--format" -> format = value;
+                case "--languages" -> languages = List.of(value.split(",", -1));
                 case "--stride", "--max-windows-per-text", "--batch", "--threads" -> {
                     if (!value.matches("[1-9][0-9]{0,8}")) {
                         return false;
@@ -166,7 +168,12 @@ public final class QuickPredict implements Callable<Integer> {
         }
         try (ServingModel serving = loaded;
              InputStream in = inputFile == null ? stdin : open(inputFile)) {
-            TextDetector detector = serving.detector();
+            TextDetector detector;
+            try {
+                detector = languages == null ? serving.detector() : serving.detector().restrictedTo(languages);
+            } catch (IllegalArgumentException e) {
+                return HAND_OVER;   // the full command line says which language the model lacks
+            }
             err.println("model " + serving.modelVersion() + " (" + String.join(",", detector.languages()) + ") from "
                     + serving.directory() + ", run by " + detector.classifier().engine());
             LinePredictions.Counts counts = LinePredictions.write(in, out, detector::detectAll, LinePredictions.Format.of(format));

@@ -16,15 +16,13 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
+import org.langid.text.Alphabet;
 
 /**
  * A model artefact as a serving process loads it, from a local directory, without Spark, ND4J
  * or Hadoop: its manifest and one ONNX flavour ({@value #ONNX_INT8} when it has one, unless asked
  * for {@value #ONNX}), checked the way model/'s ModelArtefact checks them (the file must match its
- * SHA-256 in the manifest, and the normalisation and vocabulary must be the ones this code
- * implements). A registry (a directory with {@code current} and
+ * SHA-256 in the manifest, and its alphabet one this code implements). A registry (a directory with {@code current} and
  * {@code versions/}) resolves to its current version. Artefacts on HDFS or S3 are copied to local
  * disk first (the serving image bakes the released model in).
  */
@@ -85,11 +83,8 @@ public final class ServingModel implements AutoCloseable {
             throw new ModelLoadException(directory + ": artefact format " + manifest.path("format_version")
                     + " is newer than this langid reads (up to " + FORMAT_VERSION + ")");
         }
-        String incompatible = incompatibility(directory.toString(), manifest.path("normalisation").asText(),
+        Alphabet alphabet = alphabet(directory.toString(), manifest.path("normalisation").asText(),
                 manifest.path("vocabulary").asText(), manifest.path("pad_index").asInt(-1));
-        if (incompatible != null) {
-            throw new ModelLoadException(incompatible);
-        }
         if (window < 1 || languages.isEmpty()) {
             throw new ModelLoadException(directory + "/" + MANIFEST + " names no window length or no languages: the artefact is damaged");
         }
@@ -102,7 +97,7 @@ public final class ServingModel implements AutoCloseable {
             classifier = open(directory, location, manifest, ONNX, version, window, languages.size(), intraOpThreads,
                     ONNX + " instead of " + inexact + "; 'langid export --add-onnx' rewrites it with 7-bit weights");
         }
-        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, options, parallelism));
+        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, alphabet, options, parallelism));
     }
 
     /** The artefact's {@code flavour} file, read, checked against its SHA-256 and opened; {@code label} names it in the engine. */
@@ -143,18 +138,22 @@ public final class ServingModel implements AutoCloseable {
     }
 
     /**
-     * Why a model of {@code directory} with this normalisation and vocabulary cannot run here (its
-     * windows would be cut from other symbols), or null. Every loader asks this (ModelArtefact too).
+     * The alphabet a manifest records ({@code normalisation}, {@code vocabulary}, {@code pad_index}),
+     * or a one-line reason why this langid cannot read text as that model does. Every loader asks
+     * this (ModelArtefact too).
      */
-    public static String incompatibility(String directory, String normalisation, String vocabulary, int padIndex) {
-        if (!TextNormalizer.RULE_ID.equals(normalisation)) {
-            return directory + " was trained with normalisation '" + normalisation + "'; this langid implements '"
-                    + TextNormalizer.RULE_ID + "'";
+    public static Alphabet alphabet(String directory, String normalisation, String vocabulary, int padIndex) {
+        Alphabet alphabet;
+        try {
+            alphabet = Alphabet.of(normalisation, vocabulary);
+        } catch (IllegalArgumentException e) {
+            throw new ModelLoadException(directory + " reads text in a way this langid does not: " + e.getMessage());
         }
-        if (!Vocabulary.SYMBOLS.equals(vocabulary) || padIndex != TextDetector.PAD) {
-            return directory + " uses another vocabulary than this langid's " + Vocabulary.SIZE + " symbols";
+        if (padIndex != alphabet.pad()) {
+            throw new ModelLoadException(directory + " pads windows with symbol " + padIndex + ", not " + alphabet.pad()
+                    + " after its " + alphabet.size() + " symbols: the artefact is damaged");
         }
-        return null;
+        return alphabet;
     }
 
     /** The artefact directory {@code location} names: itself, or a registry's current version. */

@@ -5,12 +5,12 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.langid.text.Alphabet;
 import org.langid.text.CaseFolding;
-import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
 
 /**
- * Detects the language of any string with a {@link WindowClassifier}: normalise as training did,
+ * Detects the language of any string with a {@link WindowClassifier}: normalise with the model's
+ * {@link Alphabet}, as training did,
  * cut windows of the model's length every {@code stride} characters (always including the last
  * one), classify them in batches, and combine the windows' log-probabilities. A window in
  * capitals is read in lower case unless {@link Options#foldCapitals} is off.
@@ -20,7 +20,7 @@ import org.langid.text.Vocabulary;
  * their characters, and a sum would count the same evidence up to {@code window} times and
  * report near-certainty for nearly any sentence.
  *
- * <p>Text shorter than a window becomes one window padded with the PAD symbol, which the model
+ * <p>Text shorter than a window becomes one window padded with the alphabet's PAD, which the model
  * masks out of attention and pooling (the model saw padded windows the same way). Thread-safe
  * when the classifier is.
  */
@@ -35,8 +35,6 @@ public final class TextDetector {
      * classifies a quarter of the windows.
      */
     public static final int DEFAULT_STRIDE = 4;
-    /** Index of the padding symbol (one past the vocabulary). */
-    public static final int PAD = Vocabulary.SIZE;
 
     /**
      * @param stride            characters between window starts (1: every window, as training cut them)
@@ -57,22 +55,27 @@ public final class TextDetector {
     public static final int DEFAULT_BATCH = 256;
 
     private final WindowClassifier classifier;
+    private final Alphabet alphabet;
+    private final boolean[] allowed;   // null: every language of the model; else the subset answers come from
     private final Options options;
     private final List<String> languages;
     private final int window;
     private final java.util.concurrent.ForkJoinPool pool;   // null: batches run on the caller's thread
 
     /** One batch at a time, on the caller's thread (a server's inference threads are the parallelism). */
-    public TextDetector(WindowClassifier classifier, List<String> languages, int window, Options options) {
-        this(classifier, languages, window, options, 1);
+    public TextDetector(WindowClassifier classifier, List<String> languages, int window, Alphabet alphabet, Options options) {
+        this(classifier, languages, window, alphabet, options, 1);
     }
 
     /**
      * @param parallelism batches of one call classified at once (each on its own thread, each a
      *                    single-threaded model call: on 2 cores faster than one call on 2 threads)
      */
-    public TextDetector(WindowClassifier classifier, List<String> languages, int window, Options options, int parallelism) {
+    public TextDetector(WindowClassifier classifier, List<String> languages, int window, Alphabet alphabet, Options options,
+                        int parallelism) {
         this.classifier = classifier;
+        this.alphabet = alphabet;
+        this.allowed = null;
         this.languages = List.copyOf(languages);
         this.window = window;
         this.options = options;
@@ -84,8 +87,59 @@ public final class TextDetector {
         }, null, false) : null;
     }
 
+    private TextDetector(TextDetector whole, boolean[] allowed) {
+        this.classifier = whole.classifier;
+        this.alphabet = whole.alphabet;
+        this.allowed = allowed;
+        this.languages = whole.languages;
+        this.window = whole.window;
+        this.options = whole.options;
+        this.pool = whole.pool;
+    }
+
+    /**
+     * This detector answering from {@code subset} of the model's languages only: their
+     * probabilities renormalised over the subset (the model is the same; nothing is loaded).
+     *
+     * @throws IllegalArgumentException naming a language the model does not know, or an empty subset
+     */
+    public TextDetector restrictedTo(java.util.Collection<String> subset) {
+        if (subset.isEmpty()) {
+            throw new IllegalArgumentException("no languages to restrict detection to");
+        }
+        boolean[] chosen = new boolean[languages.size()];
+        for (String language : subset) {
+            int index = languages.indexOf(language);
+            if (index < 0) {
+                throw new IllegalArgumentException("'" + language + "' is not one of the model's languages (" + String.join(", ", languages) + ")");
+            }
+            chosen[index] = true;
+        }
+        return new TextDetector(this, chosen);
+    }
+
+    /** The model's languages, in its output order (all of them, also when {@link #restrictedTo restricted}). */
     public List<String> languages() {
         return languages;
+    }
+
+    /** The languages answers come from: {@link #languages()}, or the subset this detector is restricted to. */
+    public List<String> answering() {
+        if (allowed == null) {
+            return languages;
+        }
+        List<String> subset = new ArrayList<>();
+        for (int c = 0; c < allowed.length; c++) {
+            if (allowed[c]) {
+                subset.add(languages.get(c));
+            }
+        }
+        return subset;
+    }
+
+    /** How the model reads text. */
+    public Alphabet alphabet() {
+        return alphabet;
     }
 
     public Options options() {
@@ -137,7 +191,7 @@ public final class TextDetector {
      */
     public float[] classify(int[] symbols, int rows) {
         if (options.foldCapitals()) {
-            CaseFolding.foldCapitalWindows(symbols, window);
+            CaseFolding.foldCapitalWindows(alphabet, symbols, window);
         }
         int classes = languages.size();
         float[] out = new float[rows * classes];
@@ -160,8 +214,8 @@ public final class TextDetector {
         return out;
     }
 
-    /** Where a text's windows start, after normalisation. */
-    public record Plan(String normalised, int[] starts) {
+    /** Where a text's windows start, after normalisation with {@code alphabet}. */
+    public record Plan(Alphabet alphabet, String normalised, int[] starts) {
 
         public int windows() {
             return starts.length;
@@ -174,20 +228,20 @@ public final class TextDetector {
                 int base = offset + w * t;
                 for (int j = 0; j < t; j++) {
                     int at = starts[w] + j;
-                    symbols[base + j] = at < normalised.length() ? Vocabulary.indexOf(normalised.charAt(at)) : PAD;
+                    symbols[base + j] = at < normalised.length() ? alphabet.indexOf(normalised.charAt(at)) : alphabet.pad();
                 }
             }
         }
     }
 
     public Plan plan(String text) {
-        String normalised = TextNormalizer.normalize(text == null ? "" : text);
+        String normalised = alphabet.normalize(text == null ? "" : text);
         int n = normalised.length();
-        if (n == 0) {
-            return new Plan(normalised, new int[0]);
+        if (n == 0 || !alphabet.readsMostLetters(text)) {   // nothing the model reads as language: und
+            return new Plan(alphabet, normalised, new int[0]);
         }
         if (n <= window) {
-            return new Plan(normalised, new int[] {0});
+            return new Plan(alphabet, normalised, new int[] {0});
         }
         int last = n - window;
         int count = last / options.stride() + 1 + (last % options.stride() == 0 ? 0 : 1);
@@ -203,7 +257,7 @@ public final class TextDetector {
                 starts[i] = (int) Math.round(i * (double) last / (starts.length - 1));
             }
         }
-        return new Plan(normalised, starts);
+        return new Plan(alphabet, normalised, starts);
     }
 
     private Detection combine(float[] probabilities, int firstRow, int windows) {
@@ -220,18 +274,23 @@ public final class TextDetector {
         double max = Double.NEGATIVE_INFINITY;
         for (int c = 0; c < classes; c++) {
             mean[c] /= windows;
-            max = Math.max(max, mean[c]);
+            if (allowed == null || allowed[c]) {
+                max = Math.max(max, mean[c]);
+            }
         }
         double sum = 0;
         for (int c = 0; c < classes; c++) {
-            mean[c] = Math.exp(mean[c] - max);
+            mean[c] = allowed == null || allowed[c] ? Math.exp(mean[c] - max) : 0;
             sum += mean[c];
         }
         Map<String, Double> combined = new LinkedHashMap<>();
-        int best = 0;
+        int best = -1;
         for (int c = 0; c < classes; c++) {
+            if (allowed != null && !allowed[c]) {
+                continue;
+            }
             combined.put(languages.get(c), mean[c] / sum);
-            if (mean[c] > mean[best]) {
+            if (best < 0 || mean[c] > mean[best]) {
                 best = c;
             }
         }

@@ -124,7 +124,7 @@ public final class ReleasedModel {
     /** The sentences, then short, ambiguous, mixed and capitalised texts (under 20 characters: "short"). */
     public static List<String> withShortAndMixedTexts() {
         List<String> texts = new ArrayList<>(allSentences());
-        texts.addAll(List.of("Hallo", "ja", "casa", "OK!", "1234 5678", "Hej då", "Até logo", "the the the the the the the the",
+        texts.addAll(List.of("Hallo", "ja", "casa", "OK!", "Hej då", "Até logo", "the the the the the the the the",
                 "Bonjour, how are you? Gut, danke.", "DAS IST EIN KLEINES HAUS"));
         return texts;
     }

@@ -121,11 +121,15 @@ class ServingModelTest {
 
         Files.writeString(manifest, original);
         editManifest(directory, m -> m.put("normalisation", "nfc-keep-marks/v9"));
-        assertRefused(directory, "was trained with normalisation 'nfc-keep-marks/v9'");
+        assertRefused(directory, "reads text in a way this langid does not: normalisation 'nfc-keep-marks/v9' is not one this langid implements");
 
         Files.writeString(manifest, original);
         editManifest(directory, m -> m.put("vocabulary", "abc"));
-        assertRefused(directory, "uses another vocabulary than this langid's");
+        assertRefused(directory, "has the tutorial's 68 symbols, not 3");
+
+        Files.writeString(manifest, original);
+        editManifest(directory, m -> m.put("pad_index", 70));
+        assertRefused(directory, "pads windows with symbol 70, not 68 after its 68 symbols: the artefact is damaged");
 
         Files.writeString(manifest, original);
         editManifest(directory, m -> m.remove("model_version"));

@@ -64,7 +64,8 @@ class TextDetectorTest {
 
     @Test
     void textWithNothingToClassifyIsUndeterminedWithConfidenceZero() {
-        List<String> nothing = Arrays.asList("", " ", "\t\n  \r", "Привет как дела", "日本語のテキストです", "\u0301\u0301", "😀🎉", null);
+        List<String> nothing = Arrays.asList("", " ", "\t\n  \r", "Привет как дела", "日本語のテキストです", "\u0301\u0301", "😀🎉", null,
+                "1234 5678", "!!!", "Καλημέρα, τι κάνετε σήμερα;", "Привет, как дела? Это русский текст.", "(+49) 30 1234-5678.");
         List<Detection> batched = detector.detectAll(nothing);
         for (int i = 0; i < nothing.size(); i++) {
             Detection detection = batched.get(i);
@@ -76,6 +77,28 @@ class TextDetectorTest {
             assertFalse(detection.isDetermined(), text);
         }
         assertEquals(batched.get(nothing.size() - 1), detector.detect(null), "null alone as in a batch");
+    }
+
+    @Test
+    void aDetectorRestrictedToSomeLanguagesAnswersFromThemWithProbabilitiesRenormalised() {
+        TextDetector iberian = detector.restrictedTo(List.of("pt", "es"));
+        assertEquals(List.of("es", "pt"), iberian.answering(), "in the model's order");
+        assertEquals(ReleasedModel.LANGUAGES, iberian.languages());
+        for (String text : ReleasedModel.withShortAndMixedTexts()) {
+            Detection whole = detector.detect(text);
+            Detection restricted = iberian.detect(text);
+            assertEquals(List.of("es", "pt"), List.copyOf(restricted.probabilities().keySet()), text);
+            double es = whole.probabilities().get("es");
+            double pt = whole.probabilities().get("pt");
+            assertEquals(es / (es + pt), restricted.probabilities().get("es"), 1e-9, text);
+            assertEquals(es >= pt ? "es" : "pt", restricted.language(), text);
+            assertEquals(whole.windows(), restricted.windows(), text);
+        }
+        assertEquals("pt", iberian.detect(ReleasedModel.SENTENCES.get("pt").get(0)).language());
+        assertEquals("es", iberian.detect(ReleasedModel.SENTENCES.get("es").get(0)).language());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> detector.restrictedTo(List.of("pt", "el")));
+        assertEquals("'el' is not one of the model's languages (en, de, fr, es, it, pt, nl, sv)", unknown.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> detector.restrictedTo(List.of()));
     }
 
     @Test
@@ -109,7 +132,7 @@ class TextDetectorTest {
 
     @Test
     void windowsStartEveryStrideAndTheLastOneEndsWithTheText() {
-        TextDetector strided = new TextDetector(detector.classifier(), detector.languages(), window(), new TextDetector.Options(5, 256, 64, true));
+        TextDetector strided = new TextDetector(detector.classifier(), detector.languages(), window(), detector.alphabet(), new TextDetector.Options(5, 256, 64, true));
         assertArrayEquals(new int[] {0, 5, 10}, strided.plan("abcdefghijklmnopqrstuvwxyz").starts());   // 26 characters: 10 = 26 − 16
         assertArrayEquals(new int[] {0, 5}, strided.plan("abcdefghijklmnopqrstu").starts());            // 21 characters: 5 = 21 − 16
         assertArrayEquals(new int[] {0, 5, 8}, strided.plan("abcdefghijklmnopqrstuvwx").starts());       // 24 characters: 8 = 24 − 16
@@ -124,7 +147,7 @@ class TextDetectorTest {
         assertEquals("de", capitals.language());
         ReleasedModel.assertProbabilitiesClose(asLower, capitals, 0.0);
 
-        TextDetector asWritten = new TextDetector(detector.classifier(), detector.languages(), window(),
+        TextDetector asWritten = new TextDetector(detector.classifier(), detector.languages(), window(), detector.alphabet(),
                 new TextDetector.Options(TextDetector.DEFAULT_STRIDE, 256, TextDetector.DEFAULT_BATCH, false));
         Detection unfolded = asWritten.detect(lower.toUpperCase(java.util.Locale.ROOT));
         assertFalse(Math.abs(unfolded.confidence() - capitals.confidence()) < 1e-6

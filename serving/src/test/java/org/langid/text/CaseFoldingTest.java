@@ -8,17 +8,38 @@ import org.junit.jupiter.api.Test;
 
 class CaseFoldingTest {
 
+    private static final Alphabet SEED = Alphabet.SEED;
     private static final int PAD = Vocabulary.SIZE;
 
     @Test
-    void upperAndLowerMatchJavasCaseMappingOverTheVocabulary() {
+    void upperAndLowerMatchJavasCaseMappingOverTheSeedAlphabet() {
         for (int i = 0; i < Vocabulary.SIZE; i++) {
             char symbol = Vocabulary.symbolAt(i);
-            assertEquals(Character.toUpperCase(symbol), Vocabulary.symbolAt(CaseFolding.toUpper(i)), "upper of " + symbol);
-            assertEquals(Character.toLowerCase(symbol), Vocabulary.symbolAt(CaseFolding.toLower(i)), "lower of " + symbol);
+            assertEquals(Character.toUpperCase(symbol), Vocabulary.symbolAt(SEED.toUpper(i)), "upper of " + symbol);
+            assertEquals(Character.toLowerCase(symbol), Vocabulary.symbolAt(SEED.toLower(i)), "lower of " + symbol);
         }
-        assertEquals(PAD, CaseFolding.toUpper(PAD));
-        assertEquals(PAD, CaseFolding.toLower(PAD));
+        assertEquals(PAD, SEED.toUpper(PAD));
+        assertEquals(PAD, SEED.toLower(PAD));
+    }
+
+    @Test
+    void capitalsOfOtherScriptsAreFoldedWhenTheAlphabetHasTheirSmallLetters() {
+        Alphabet alphabet = AlphabetTest.alphabetOf("ΑΒΓαβγÄäßẞ ");
+        int[] symbols = new int[16];
+        String text = "ΑΒΓ ÄẞΑ";
+        for (int j = 0; j < 16; j++) {
+            symbols[j] = j < text.length() ? alphabet.indexOf(text.charAt(j)) : alphabet.pad();
+        }
+        assertEquals(1, CaseFolding.foldCapitalWindows(alphabet, symbols, 16));
+        assertEquals("αβγ äßα", alphabet.decode(toChars(symbols), 0, text.length()));
+    }
+
+    private static char[] toChars(int[] symbols) {
+        char[] chars = new char[symbols.length];
+        for (int i = 0; i < symbols.length; i++) {
+            chars[i] = (char) symbols[i];
+        }
+        return chars;
     }
 
     @Test
@@ -34,7 +55,7 @@ class CaseFoldingTest {
         for (int w = 0; w < windows.length; w++) {
             write(symbols, w, windows[w]);
         }
-        assertEquals(2, CaseFolding.foldCapitalWindows(symbols, 16));
+        assertEquals(2, CaseFolding.foldCapitalWindows(SEED, symbols, 16));
         String[] expected = {"allman forklarin", "The UN and the E", "I 1995, 2000 ...", "1995; 2000. 2001", "ok!"};
         for (int w = 0; w < windows.length; w++) {
             int[] want = new int[16];
@@ -47,7 +68,7 @@ class CaseFoldingTest {
 
     @Test
     void symbolsThatAreNotWholeWindowsAreRefused() {
-        assertThrows(IllegalArgumentException.class, () -> CaseFolding.foldCapitalWindows(new int[17], 16));
+        assertThrows(IllegalArgumentException.class, () -> CaseFolding.foldCapitalWindows(SEED, new int[17], 16));
     }
 
     private static void write(int[] symbols, int row, String text) {

@@ -165,7 +165,8 @@ public final class BenchCommand implements Runnable {
                 int wantedRounds = workers == 1 ? 64 : input == null ? 2 : 16;
                 long roundWindows = (long) batch * train.averagingFrequency;
                 LabelledWindows text = input == null ? null
-                        : org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
+                        : org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window,
+                                org.langid.jobs.prepare.PreparedAlphabet.read(input, session.sparkContext().hadoopConfiguration()));
                 // Short text: fewer rounds a shard, visited again in turn, rather than no benchmark.
                 int roundsInShard = text == null ? wantedRounds : (int) Math.min(wantedRounds, text.size() / (roundWindows * workers));
                 if (roundsInShard < 1) {
@@ -229,7 +230,8 @@ public final class BenchCommand implements Runnable {
         private LabelledWindows trainingWindows(ModelConfig config) {
             var session = sparkOptions.start("langid bench train: reading " + input);
             try {
-                return org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window);
+                return org.langid.jobs.train.WindowsReader.read(session, input, "train", config.languages, config.window,
+                        org.langid.jobs.prepare.PreparedAlphabet.read(input, session.sparkContext().hadoopConfiguration()));
             } finally {
                 SparkShutdown.stop(session);
             }
@@ -501,16 +503,17 @@ public final class BenchCommand implements Runnable {
         public Integer call() throws java.io.IOException {
             var spark = sparkOptions.start("langid bench windows");
             org.langid.model.train.LabelledWindows chosen;
+            org.langid.text.Alphabet alphabet;
             try {
+                alphabet = org.langid.jobs.prepare.PreparedAlphabet.read(prepared, spark.sparkContext().hadoopConfiguration());
                 chosen = org.langid.jobs.evaluate.EvaluateJob.sample(org.langid.jobs.train.WindowsReader.readPath(spark,
-                        prepared + "/windows/split=" + split, languages, window), windows);
+                        prepared + "/windows/split=" + split, languages, window, alphabet), windows);
             } finally {
                 SparkShutdown.stop(spark);
             }
             try (var out = java.nio.file.Files.newBufferedWriter(output, java.nio.charset.StandardCharsets.UTF_8)) {
                 for (int i = 0; i < chosen.size(); i++) {
-                    byte[] symbols = java.util.Arrays.copyOfRange(chosen.symbols(), i * window, (i + 1) * window);
-                    out.write(languages.get(chosen.labels()[i]) + "\t" + org.langid.text.Vocabulary.decode(symbols) + "\n");
+                    out.write(languages.get(chosen.labels()[i]) + "\t" + alphabet.decode(chosen.symbols(), i * window, window) + "\n");
                 }
             }
             System.out.printf("windows: %d of %s/%s written to %s%n", chosen.size(), prepared, split, output);

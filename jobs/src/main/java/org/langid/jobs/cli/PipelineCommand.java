@@ -6,6 +6,7 @@ import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.prepare.PrepareConfig;
+import org.langid.jobs.prepare.PreparedAlphabet;
 import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.prepare.PrepareSummary;
 import org.langid.jobs.evaluate.Candidate;
@@ -132,6 +133,7 @@ public final class PipelineCommand implements Callable<Integer> {
             System.out.println("[2/4] train (" + how + "): " + model.describe().replace("model: ", "") + ", "
                     + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : "")
                     + distilled(model));
+            model = PreparedAlphabet.applyTo(model, prepared, spark.sparkContext().hadoopConfiguration());
             model = SelfTeachers.resolve(spark, prepared, work + "/teachers", model, train,
                     new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), false, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)

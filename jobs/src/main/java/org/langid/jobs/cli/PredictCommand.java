@@ -2,6 +2,7 @@ package org.langid.jobs.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.langid.model.io.HadoopFiles;
@@ -14,7 +15,8 @@ import picocli.CommandLine.Option;
 @Command(name = "predict", mixinStandardHelpOptions = true,
         description = "Detect the language of each UTF-8 line of stdin (or --input) and write one line per input line: "
                 + "<language>\\t<confidence>\\t<input> (tsv), or a JSON object with every language's probability (json). "
-                + "Lines with nothing to classify (empty, or no Latin letters, digits or punctuation) get 'und' with confidence 0.")
+                + "Lines with nothing the model reads as language (no letters, or letters mostly of scripts its alphabet lacks) "
+                + "get 'und' with confidence 0.")
 public final class PredictCommand implements Callable<Integer> {
 
     @Mixin
@@ -25,6 +27,11 @@ public final class PredictCommand implements Callable<Integer> {
 
     @Option(names = "--format", defaultValue = "tsv", description = "tsv or json. Default: ${DEFAULT-VALUE}.")
     String format;
+
+    @Option(names = "--languages", split = ",", paramLabel = "LANG",
+            description = "Answer from these of the model's languages only (e.g. en,de), their probabilities renormalised over them. "
+                    + "Default: all of them.")
+    List<String> languages;
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Model calls side by side, each on one thread. Default: the machine's cores.")
@@ -37,7 +44,8 @@ public final class PredictCommand implements Callable<Integer> {
         LanguageDetector detector = detectorOptions.load(conf, threads != null ? threads : Runtime.getRuntime().availableProcessors());
         LinePredictions.Counts counts;
         try (InputStream in = input == null ? System.in : HadoopFiles.open(input, conf)) {
-            counts = LinePredictions.write(in, System.out, detector::detectAll, chosen);
+            counts = LinePredictions.write(in, System.out, languages == null ? detector::detectAll
+                    : detector.restrictedTo(languages)::detectAll, chosen);
         }
         if (counts.undecodableNotice() != null) {
             System.err.println(counts.undecodableNotice());

@@ -2,6 +2,7 @@ package org.langid.jobs.cli;
 
 import java.io.PrintStream;
 import java.util.Map;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.score.InputFormat;
@@ -51,6 +52,11 @@ public final class ScoreCommand implements Callable<Integer> {
             description = "Texts per detector call within a task. Default: ${DEFAULT-VALUE}.")
     int rowsPerBatch;
 
+    @Option(names = "--languages", split = ",", paramLabel = "LANG",
+            description = "Answer from these of the model's languages only (e.g. en,de), their probabilities renormalised over them. "
+                    + "Default: all of them.")
+    List<String> languages;
+
     @Option(names = "--overwrite", description = "Replace the output directory if it exists.")
     boolean overwrite;
 
@@ -70,7 +76,8 @@ public final class ScoreCommand implements Callable<Integer> {
                 .setStride(detectorOptions.stride)
                 .setMaxWindowsPerText(detectorOptions.maxWindowsPerText)
                 .setWindowBatch(detectorOptions.batch)
-                .setFoldCapitals(detectorOptions.foldCapitals);
+                .setFoldCapitals(detectorOptions.foldCapitals)
+                .setLanguages(languages == null ? new String[0] : languages.toArray(String[]::new));
         SparkSession spark = sparkOptions.start("langid score");
         try {
             ScoreSummary summary = ScoreJob.run(spark, transformer,

@@ -3,6 +3,7 @@ package org.langid.jobs.cli;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
+import org.langid.jobs.prepare.PreparedAlphabet;
 import org.langid.jobs.train.SelfTeachers;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.config.ConfigException;
@@ -64,6 +65,7 @@ public final class TrainCommand implements Callable<Integer> {
         SparkSession spark = sparkOptions.start("langid train");
         try {
             int trainWorkers = "spark".equals(trainer) ? workers.resolve(spark.sparkContext()) : 1;
+            model = PreparedAlphabet.applyTo(model, prepared, spark.sparkContext().hadoopConfiguration());
             model = SelfTeachers.resolve(spark, prepared, output + "/teachers", model, train,
                     new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), resume, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)

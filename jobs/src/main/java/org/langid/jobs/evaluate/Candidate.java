@@ -2,6 +2,7 @@ package org.langid.jobs.evaluate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
+import org.langid.text.Alphabet;
 
 /**
  * A language detector under evaluation. Predictions are indices into the model's languages;
@@ -17,10 +18,10 @@ public interface Candidate {
     boolean mayDecline();
 
     /** @param symbols windows as prepare cut them: rows × window symbol indices */
-    int[] predictWindows(byte[] symbols, int window);
+    int[] predictWindows(char[] symbols, int window, Alphabet alphabet);
 
     /** @param sentences normalised sentences */
-    int[] predictSentences(List<String> sentences);
+    int[] predictSentences(List<String> sentences, Alphabet alphabet);
 
     /** For a peer trained for this evaluation: what it learnt from, how and how long (report.json's {@code trained}); else null. */
     default JsonNode training() {

@@ -21,10 +21,9 @@ import org.langid.jobs.train.WindowsReader;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.Shuffle;
+import org.langid.text.Alphabet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,12 +70,13 @@ public final class EvaluateJob {
                                  List<Candidate> candidates, List<Unavailable> unavailable) {
         List<String> languages = detector.languages();
         int window = detector.manifest().window();
+        Alphabet alphabet = detector.manifest().alphabet();
         // Sentence ids only when there is a peer to compare with: a sentence's windows overlap, so
         // they are compared together (PairedBootstrap).
         boolean compared = candidates.size() > 1;
         WindowsReader.WithSentences read = data.windowsPath() == null ? null
-                : sample(compared ? WindowsReader.readPathWithSentences(spark, data.windowsPath(), languages, window)
-                        : new WindowsReader.WithSentences(WindowsReader.readPath(spark, data.windowsPath(), languages, window), null),
+                : sample(compared ? WindowsReader.readPathWithSentences(spark, data.windowsPath(), languages, window, alphabet)
+                        : new WindowsReader.WithSentences(WindowsReader.readPath(spark, data.windowsPath(), languages, window, alphabet), null),
                         data.maxWindows());
         LabelledWindows windows = read == null ? null : read.windows();
         PairedBootstrap.Clusters windowClusters = read == null || read.sentenceIds() == null ? null
@@ -85,7 +85,7 @@ public final class EvaluateJob {
             LOG.warn("{}: no sentence_id column; the windows' differences between detectors get no interval", data.windowsPath());
         }
         LabelledSentences sentences = data.sentencesPath() == null ? null
-                : readSentences(spark, data.sentencesPath(), languages, data.maxSentences());
+                : readSentences(spark, data.sentencesPath(), languages, alphabet, data.maxSentences());
 
         ObjectNode report = JSON.createObjectNode();
         report.put("format_version", 1);
@@ -121,9 +121,9 @@ public final class EvaluateJob {
                 LOG.info("{}: {} windows", candidate.name(), windows.size());
                 ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
                 long started = System.nanoTime();
-                int[] predicted = candidate.predictWindows(windows.symbols(), window);
+                int[] predicted = candidate.predictWindows(windows.symbols(), window, alphabet);
                 double seconds = (System.nanoTime() - started) / 1e9;
-                scores.add(windows.labels(), predicted, i -> windowText(windows, i));
+                scores.add(windows.labels(), predicted, i -> windowText(windows, alphabet, i));
                 ObjectNode windowScores = scores.toJson(seconds);
                 if (first) {
                     firstWindows = predicted;
@@ -137,7 +137,7 @@ public final class EvaluateJob {
                 LOG.info("{}: {} sentences", candidate.name(), sentences.texts().size());
                 ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
                 long started = System.nanoTime();
-                int[] predicted = candidate.predictSentences(sentences.texts());
+                int[] predicted = candidate.predictSentences(sentences.texts(), alphabet);
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
                 ObjectNode sentenceScores = scores.toJson(seconds);
@@ -233,9 +233,9 @@ public final class EvaluateJob {
                 out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
     }
 
-    private static String windowText(LabelledWindows windows, int i) {
+    private static String windowText(LabelledWindows windows, Alphabet alphabet, int i) {
         int t = windows.windowLength();
-        return Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t));
+        return alphabet.decode(windows.symbols(), i * t, t);
     }
 
     /** At most {@code max} of the windows, the seeded sample evaluate scores (0: all). */
@@ -270,7 +270,7 @@ public final class EvaluateJob {
     record LabelledSentences(List<String> texts, int[] labels, long empty) {
     }
 
-    static LabelledSentences readSentences(SparkSession spark, String path, List<String> languages, int max) {
+    static LabelledSentences readSentences(SparkSession spark, String path, List<String> languages, Alphabet alphabet, int max) {
         List<Row> rows = spark.read().parquet(path).select("language", "sentence").collectAsList();
         List<String> texts = new ArrayList<>();
         List<Integer> labels = new ArrayList<>();
@@ -280,7 +280,7 @@ public final class EvaluateJob {
             int label = languages.indexOf(row.getString(0));
             if (label < 0) {
                 otherLanguages.merge(row.getString(0), 1L, Long::sum);
-            } else if (TextNormalizer.normalize(row.getString(1)).isEmpty()) {
+            } else if (alphabet.normalize(row.getString(1)).isEmpty()) {
                 empty++;
             } else {
                 texts.add(row.getString(1));

@@ -28,10 +28,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
-import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.Shuffle;
+import org.langid.text.Alphabet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,14 +116,14 @@ public final class FastTextCandidate implements Candidate {
      * @param source where the windows were read, for the report
      * @param dataFingerprint the fingerprint prepare recorded for them, for the report ("unknown" if none)
      */
-    public static FastTextCandidate train(Path binary, FastTextSettings settings, LabelledWindows windows, String source,
+    public static FastTextCandidate train(Path binary, FastTextSettings settings, LabelledWindows windows, Alphabet alphabet, String source,
                                           String dataFingerprint, Path cache, int threads) {
         try {
             Files.createDirectories(cache);
             Path work = Files.createTempDirectory(cache, ".training-");
             try {
                 Path text = work.resolve("train.txt");
-                String textSha256 = writeTrainingText(windows, text, settings);
+                String textSha256 = writeTrainingText(windows, alphabet, text, settings);
                 String key = cacheKey(binary, settings, textSha256);
                 Path entry = cache.resolve(key);
                 Path model = entry.resolve("model.bin");
@@ -155,7 +154,7 @@ public final class FastTextCandidate implements Candidate {
     }
 
     /** Writes one labelled line per window in a seeded random order, as {@code settings} write text; returns the text's SHA-256. */
-    public static String writeTrainingText(LabelledWindows windows, Path text, FastTextSettings settings) throws IOException {
+    public static String writeTrainingText(LabelledWindows windows, Alphabet alphabet, Path text, FastTextSettings settings) throws IOException {
         MessageDigest sha256 = sha256();
         int t = windows.windowLength();
         int[] order = Shuffle.permutation(windows.size(), SHUFFLE_SEED, 0);
@@ -165,7 +164,7 @@ public final class FastTextCandidate implements Candidate {
                 out.write(LABEL_PREFIX);
                 out.write(windows.languages().get(windows.labels()[i]));
                 out.write(' ');
-                out.write(settings.fastTextText(Vocabulary.decode(Arrays.copyOfRange(windows.symbols(), i * t, (i + 1) * t))));
+                out.write(settings.fastTextText(alphabet.decode(windows.symbols(), i * t, t)));
                 out.write('\n');
             }
         }
@@ -239,14 +238,14 @@ public final class FastTextCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictWindows(byte[] symbols, int window) {
+    public int[] predictWindows(char[] symbols, int window, Alphabet alphabet) {
         return predict(symbols.length / window,
-                row -> settings.fastTextText(Vocabulary.decode(Arrays.copyOfRange(symbols, row * window, (row + 1) * window))));
+                row -> settings.fastTextText(alphabet.decode(symbols, row * window, window)));
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences) {
-        return predict(sentences.size(), i -> settings.fastTextText(TextNormalizer.normalize(sentences.get(i))));
+    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
+        return predict(sentences.size(), i -> settings.fastTextText(alphabet.normalize(sentences.get(i))));
     }
 
     /**

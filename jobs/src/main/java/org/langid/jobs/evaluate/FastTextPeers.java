@@ -38,13 +38,14 @@ public final class FastTextPeers {
             return candidates;
         }
         String trainingWindows = prepared + "/windows/split=train";
-        LabelledWindows windows = WindowsReader.readPath(spark, trainingWindows, detector.languages(), detector.manifest().window());
+        LabelledWindows windows = WindowsReader.readPath(spark, trainingWindows, detector.languages(), detector.manifest().window(),
+                detector.manifest().alphabet());
         if (windows.size() == 0) {
             throw new IllegalArgumentException(trainingWindows + " has no training windows of the model's languages");
         }
         String fingerprint = TrainJob.dataFingerprint(prepared, spark.sparkContext().hadoopConfiguration());
         for (FastTextSettings setting : settings) {
-            candidates.add(FastTextCandidate.train(fastText.get(), setting, windows, trainingWindows, fingerprint,
+            candidates.add(FastTextCandidate.train(fastText.get(), setting, windows, detector.manifest().alphabet(), trainingWindows, fingerprint,
                     cache != null ? cache : FastTextCandidate.defaultCache(), threads));
         }
         return candidates;

@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.langid.text.Vocabulary;
+import org.langid.text.Alphabet;
 
 /**
  * Lingua 1.2.2, the detector people would otherwise pick on the JVM: restricted to the model's
@@ -57,13 +57,13 @@ public final class LinguaCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictWindows(byte[] symbols, int window) {
+    public int[] predictWindows(char[] symbols, int window, Alphabet alphabet) {
         int rows = symbols.length / window;
-        return predict(rows, row -> Vocabulary.decode(java.util.Arrays.copyOfRange(symbols, row * window, (row + 1) * window)));
+        return predict(rows, row -> alphabet.decode(symbols, row * window, window));
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences) {
+    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
         return predict(sentences.size(), sentences::get);
     }
 

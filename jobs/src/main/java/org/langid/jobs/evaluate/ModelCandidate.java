@@ -3,6 +3,7 @@ package org.langid.jobs.evaluate;
 import java.util.List;
 import org.langid.serving.Detection;
 import org.langid.model.predict.LanguageDetector;
+import org.langid.text.Alphabet;
 
 /** This project's model, through the same {@link LanguageDetector} users call. */
 public final class ModelCandidate implements Candidate {
@@ -37,13 +38,13 @@ public final class ModelCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictWindows(byte[] symbols, int window) {
+    public int[] predictWindows(char[] symbols, int window, Alphabet alphabet) {
         int[] predicted = new int[symbols.length / window];
         Chunks.run(predicted.length, CHUNK, threads, (from, to) -> predictWindows(symbols, window, from, to, predicted));
         return predicted;
     }
 
-    private void predictWindows(byte[] symbols, int window, int from, int to, int[] predicted) {
+    private void predictWindows(char[] symbols, int window, int from, int to, int[] predicted) {
         float[] probabilities = detector.windowProbabilities(
                 java.util.Arrays.copyOfRange(symbols, from * window, to * window));   // (to − from, C)
         int classes = detector.languages().size();
@@ -59,7 +60,7 @@ public final class ModelCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences) {
+    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
         int[] predicted = new int[sentences.size()];
         Chunks.run(predicted.length, CHUNK, threads, (from, to) -> {
             List<Detection> detections = detector.detectAll(sentences.subList(from, to));

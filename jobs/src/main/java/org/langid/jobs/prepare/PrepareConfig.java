@@ -27,6 +27,20 @@ public class PrepareConfig implements ValidatedConfig {
     public boolean balance = false;
     /** Number of Parquet files per split. */
     public int outputPartitions = 4;
+    /**
+     * How text is read, and so the alphabet of models trained on the output: {@value #SEED_ALPHABET}
+     * (the tutorial's 68 symbols: accents and other scripts dropped) or {@value #SCRIPTS_ALPHABET}
+     * (every script, accents kept; the symbols are derived from the training split and written to
+     * {@code alphabet.json}).
+     */
+    public String alphabet = SEED_ALPHABET;
+    /** With {@code scripts}: each language's most frequent characters covering this share of its training text get symbols of their own. */
+    public double alphabetCoverage = 0.9995;
+    /** With {@code scripts}: characters seen fewer times than this in a language's training text read as their script's fallback. */
+    public long alphabetMinCount = 10;
+
+    public static final String SEED_ALPHABET = "seed";
+    public static final String SCRIPTS_ALPHABET = "scripts";
 
     public static class Window {
         public int length = 16;
@@ -74,6 +88,15 @@ public class PrepareConfig implements ValidatedConfig {
         }
         if (maxWindowsPerLanguage < 0) {
             problems.add("max_windows_per_language must be 0 (no cap) or positive, got " + maxWindowsPerLanguage);
+        }
+        if (!List.of(SEED_ALPHABET, SCRIPTS_ALPHABET).contains(alphabet)) {
+            problems.add("alphabet '" + alphabet + "' is not one of " + SEED_ALPHABET + ", " + SCRIPTS_ALPHABET);
+        }
+        if (!(alphabetCoverage > 0 && alphabetCoverage <= 1)) {
+            problems.add("alphabet_coverage must be in (0, 1], got " + alphabetCoverage);
+        }
+        if (alphabetMinCount < 1) {
+            problems.add("alphabet_min_count must be at least 1, got " + alphabetMinCount);
         }
         if (outputPartitions < 1) {
             problems.add("output_partitions must be at least 1, got " + outputPartitions);

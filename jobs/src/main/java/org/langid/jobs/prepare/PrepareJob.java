@@ -36,6 +36,7 @@ import org.langid.jobs.prepare.RecordScreening.Kind;
 import org.langid.jobs.prepare.RecordScreening.Outcome;
 import org.langid.model.data.SentenceSplitter;
 import org.langid.model.data.Split;
+import org.langid.text.Alphabet;
 import org.langid.text.LanguageCodes;
 import org.langid.text.Windows;
 import org.slf4j.Logger;
@@ -52,6 +53,7 @@ import scala.Tuple2;
  *   sentences/split=train|validation|test/part-*.parquet  (data-schemas/sentences.parquet.txt)
  *   quarantine/part-*.json                                (data-schemas/quarantine-record.schema.json)
  *   summary.json                                          (data-schemas/prepare-summary.schema.json)
+ *   alphabet.json                                         (data-schemas/alphabet.schema.json; prepare.alphabet: scripts)
  * </pre>
  * Same input and config give the same rows in the same order in the same files.
  */
@@ -90,7 +92,7 @@ public final class PrepareJob {
 
         Set<String> selected = new LinkedHashSet<>();
         config.languages.forEach(l -> selected.add(LanguageCodes.canonical(l)));
-        RecordScreening screening = new RecordScreening(selected, config.minSentenceLength(), config.maxSentenceChars);
+        RecordScreening screening = new RecordScreening(selected, config.minSentenceLength(), config.maxSentenceChars, config.alphabet);
         JavaRDD<Outcome> outcomes = CorpusReader.read(jsc, corpus).map(screening::screen)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {
@@ -118,6 +120,13 @@ public final class PrepareJob {
                     capped(cutWindows(part)).write().parquet(output + "/windows/split=" + split.id());
                 }
 
+                if (PrepareConfig.SCRIPTS_ALPHABET.equals(config.alphabet)) {
+                    jsc.setJobDescription("prepare: derive the alphabet from the training sentences");
+                    Alphabet alphabet = deriveAlphabet(sentences.filter(col("split").equalTo(Split.TRAIN.id())));
+                    PreparedAlphabet.write(alphabet, output, jsc.hadoopConfiguration());
+                    LOG.info("prepare: alphabet of {}", alphabet);
+                }
+
                 jsc.setJobDescription("prepare: count sentences and windows");
                 List<Row> sentenceStats = sentences.groupBy("language", "split")
                         .agg(count(lit(1)).as("n"), bit_xor(col("sentence_id")).as("x"),
@@ -139,6 +148,28 @@ public final class PrepareJob {
         } finally {
             outcomes.unpersist();
         }
+    }
+
+    /** The {@code scripts} alphabet of the training sentences: their characters counted per language ({@link Alphabet#derive}). */
+    private Alphabet deriveAlphabet(Dataset<Row> training) {
+        Map<String, Map<Character, Long>> counts = training.select("language", "sentence").toJavaRDD()
+                .mapPartitions(rows -> {
+                    Map<String, Map<Character, Long>> partial = new java.util.HashMap<>();
+                    rows.forEachRemaining(row -> {
+                        Map<Character, Long> language = partial.computeIfAbsent(row.getString(0), l -> new java.util.HashMap<>());
+                        String sentence = row.getString(1);
+                        for (int i = 0; i < sentence.length(); i++) {
+                            language.merge(sentence.charAt(i), 1L, Long::sum);
+                        }
+                    });
+                    return List.of(partial).iterator();
+                })
+                .reduce((a, b) -> {
+                    b.forEach((language, chars) -> chars.forEach((c, n) ->
+                            a.computeIfAbsent(language, l -> new java.util.HashMap<>()).merge(c, n, Long::sum)));
+                    return a;
+                });
+        return Alphabet.derive(counts, config.alphabetCoverage, config.alphabetMinCount);
     }
 
     private static void prepareOutput(String output, boolean overwrite, Configuration conf) {

@@ -2,8 +2,8 @@ package org.langid.jobs.prepare;
 
 import java.io.Serializable;
 import java.util.Set;
+import org.langid.text.Alphabet;
 import org.langid.text.LanguageCodes;
-import org.langid.text.TextNormalizer;
 
 /**
  * Decides what becomes of each corpus record: a normalised sentence of a selected language,
@@ -27,9 +27,16 @@ public final class RecordScreening implements Serializable {
     private final Set<String> selectedLanguages;
     private final int minSentenceLength;
     private final int maxSentenceChars;
+    private final boolean everyScript;
 
-    /** {@code selectedLanguages} in canonical form; empty selects every valid language. */
-    public RecordScreening(Set<String> selectedLanguages, int minSentenceLength, int maxSentenceChars) {
+    /**
+     * {@code selectedLanguages} in canonical form; empty selects every valid language.
+     *
+     * @param alphabet {@link PrepareConfig#alphabet}: seed normalises to the tutorial's symbols,
+     *                 scripts keeps every character (the alphabet is derived from the result)
+     */
+    public RecordScreening(Set<String> selectedLanguages, int minSentenceLength, int maxSentenceChars, String alphabet) {
+        this.everyScript = PrepareConfig.SCRIPTS_ALPHABET.equals(alphabet);
         this.selectedLanguages = Set.copyOf(selectedLanguages);
         this.minSentenceLength = minSentenceLength;
         this.maxSentenceChars = maxSentenceChars;
@@ -56,7 +63,7 @@ public final class RecordScreening implements Serializable {
         if (record.text.length() > maxSentenceChars) {
             return quarantine(record, QuarantineReason.TOO_LONG, record.text.length() + " characters, limit " + maxSentenceChars, language);
         }
-        String sentence = TextNormalizer.normalize(record.text);
+        String sentence = everyScript ? Alphabet.normalizeKeepingEveryCharacter(record.text) : Alphabet.SEED.normalize(record.text);
         if (sentence.isEmpty()) {
             return quarantine(record, QuarantineReason.EMPTY_SENTENCE, "nothing left after normalisation", language);
         }

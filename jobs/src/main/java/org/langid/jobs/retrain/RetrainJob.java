@@ -25,6 +25,7 @@ import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.jobs.export.ArtefactExport;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
+import org.langid.jobs.prepare.PreparedAlphabet;
 import org.langid.jobs.train.SelfTeachers;
 import org.langid.jobs.train.TrainJob;
 import org.langid.model.artefact.Manifest;
@@ -103,7 +104,12 @@ public final class RetrainJob {
         new PrepareJob(spark, s.prepare()).run(inputs, prepared, true);
 
         // Warm start needs the same languages (output rows) and the same shape (parameter layout).
-        ModelConfig model = s.model();
+        ModelConfig model = PreparedAlphabet.applyTo(s.model(), prepared, spark.sparkContext().hadoopConfiguration());
+        if (current != null && !current.manifest().alphabet().isSeed() && !model.alphabet.isSeed()) {
+            // Prepared windows keep every character, so the current model's symbols read the new
+            // snapshots too (new characters as their scripts' fallbacks): a warm start stays possible.
+            model = model.withAlphabet(current.manifest().alphabet());
+        }
         TrainingState start = null;
         String startReason;
         if (current == null) {

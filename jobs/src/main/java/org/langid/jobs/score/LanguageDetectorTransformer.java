@@ -1,6 +1,7 @@
 package org.langid.jobs.score;
 
 import java.util.Arrays;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.api.java.function.MapPartitionsFunction;
 import org.apache.spark.ml.Transformer;
@@ -9,6 +10,7 @@ import org.apache.spark.ml.param.IntParam;
 import org.apache.spark.ml.param.Param;
 import org.apache.spark.ml.param.ParamMap;
 import org.apache.spark.ml.param.ParamValidators;
+import org.apache.spark.ml.param.StringArrayParam;
 import org.apache.spark.ml.util.DefaultParamsReader;
 import org.apache.spark.ml.util.DefaultParamsWritable;
 import org.apache.spark.ml.util.Identifiable$;
@@ -73,6 +75,7 @@ public final class LanguageDetectorTransformer extends Transformer implements De
     private final IntParam maxWindowsPerText;
     private final IntParam windowBatch;
     private final BooleanParam foldCapitals;
+    private final StringArrayParam languages;
 
     public LanguageDetectorTransformer() {
         this(Identifiable$.MODULE$.randomUID("langid"));
@@ -91,6 +94,8 @@ public final class LanguageDetectorTransformer extends Transformer implements De
                 ParamValidators.gtEq(1));
         windowBatch = new IntParam(this, "windowBatch", "windows per model call", ParamValidators.gtEq(1));
         foldCapitals = new BooleanParam(this, "foldCapitals", "read windows written in capitals in lower case");
+        languages = new StringArrayParam(this, "languages",
+                "answer from these of the model's languages only, probabilities renormalised over them; empty: all of them");
         LanguageDetector.Options defaults = LanguageDetector.Options.defaults();
         setDefault(inputCol, "text");
         setDefault(outputCol, "detected");
@@ -100,6 +105,7 @@ public final class LanguageDetectorTransformer extends Transformer implements De
         setDefault(maxWindowsPerText, defaults.maxWindowsPerText());
         setDefault(windowBatch, defaults.batchSize());
         setDefault(foldCapitals, defaults.foldCapitals());
+        setDefault(languages, new String[0]);
     }
 
     @Override
@@ -141,6 +147,10 @@ public final class LanguageDetectorTransformer extends Transformer implements De
 
     public BooleanParam foldCapitals() {
         return foldCapitals;
+    }
+
+    public StringArrayParam languages() {
+        return languages;
     }
 
     public LanguageDetectorTransformer setInputCol(String value) {
@@ -188,6 +198,16 @@ public final class LanguageDetectorTransformer extends Transformer implements De
         return this;
     }
 
+    /** Answer from these of the model's languages only (none: all of them). */
+    public LanguageDetectorTransformer setLanguages(String... value) {
+        set(languages, value);
+        return this;
+    }
+
+    public String[] getLanguages() {
+        return $(languages);
+    }
+
     public String getInputCol() {
         return $(inputCol);
     }
@@ -230,7 +250,14 @@ public final class LanguageDetectorTransformer extends Transformer implements De
     public Dataset<Row> transform(Dataset<?> dataset) {
         StructType schema = transformSchema(dataset.schema());
         Configuration conf = dataset.sparkSession().sparkContext().hadoopConfiguration();
-        RowScorer scorer = new RowScorer(detectorKey(conf), new SerializableHadoopConf(conf),
+        // The model's alphabet screens rows before any task loads the model (loaded here once: a damaged
+        // model, or a language it lacks, fails on the driver).
+        LanguageDetector detector = loadDetector(conf);
+        List<String> subset = List.of(getLanguages());
+        if (!subset.isEmpty()) {
+            detector.restrictedTo(subset);
+        }
+        RowScorer scorer = new RowScorer(detectorKey(conf), detector.manifest().alphabet(), subset, new SerializableHadoopConf(conf),
                 dataset.schema().fieldIndex(getInputCol()), getTopK(), (Integer) $(rowsPerBatch));
         return dataset.toDF().mapPartitions((MapPartitionsFunction<Row, Row>) scorer::score, Encoders.row(schema));
     }

@@ -6,7 +6,11 @@ public enum RejectionReason {
     NULL("null"),
     /** Nothing but whitespace, or nothing at all. */
     EMPTY("empty"),
-    /** Text, but none of it is in the model's vocabulary (e.g. only Chinese or Cyrillic letters, emoji). */
+    /**
+     * Text with nothing the model reads as language, which a detector answers {@code und}: no
+     * letters (digits, punctuation, emoji), or letters mostly of scripts the model's alphabet has
+     * no symbols for (e.g. only Chinese or Cyrillic for a model of the seed alphabet).
+     */
     NO_KNOWN_CHARACTERS("no_known_characters"),
     /** Bytes that are not UTF-8: they were read as U+FFFD, which stands for lost characters. */
     UNDECODABLE("undecodable"),

@@ -13,7 +13,7 @@ import org.apache.spark.sql.RowFactory;
 import org.langid.jobs.io.SerializableHadoopConf;
 import org.langid.serving.Detection;
 import org.langid.model.predict.LanguageDetector;
-import org.langid.text.TextNormalizer;
+import org.langid.text.Alphabet;
 
 /**
  * The work of {@link LanguageDetectorTransformer} inside a task: each input row comes out once,
@@ -26,13 +26,19 @@ final class RowScorer implements Serializable {
     private static final long serialVersionUID = 1L;
 
     private final ExecutorDetectors.Key detectorKey;
+    private final Alphabet alphabet;
+    private final List<String> languages;
     private final SerializableHadoopConf hadoopConf;
     private final int inputIndex;
     private final int topK;
     private final int rowsPerBatch;
 
-    RowScorer(ExecutorDetectors.Key detectorKey, SerializableHadoopConf hadoopConf, int inputIndex, int topK, int rowsPerBatch) {
+    /** @param languages the subset of the model's languages to answer from; empty: all of them */
+    RowScorer(ExecutorDetectors.Key detectorKey, Alphabet alphabet, List<String> languages, SerializableHadoopConf hadoopConf, int inputIndex,
+              int topK, int rowsPerBatch) {
         this.detectorKey = detectorKey;
+        this.alphabet = alphabet;
+        this.languages = List.copyOf(languages);
         this.hadoopConf = hadoopConf;
         this.inputIndex = inputIndex;
         this.topK = topK;
@@ -72,14 +78,14 @@ final class RowScorer implements Serializable {
         for (int i = 0; i < batch.size(); i++) {
             Row row = batch.get(i);
             String text = row.isNullAt(inputIndex) ? null : row.getString(inputIndex);
-            reasons[i] = screen(text);
+            reasons[i] = screen(text, alphabet);
             if (reasons[i] == null) {
                 texts.add(text);
             }
         }
         // Loaded on the first batch with text: a partition of rejected rows needs no model.
         List<Detection> detections = texts.isEmpty() ? List.of()
-                : ExecutorDetectors.get(detectorKey, hadoopConf.get()).detectAll(texts);
+                : detect(texts);
         List<Row> out = new ArrayList<>(batch.size());
         int next = 0;
         for (int i = 0; i < batch.size(); i++) {
@@ -89,8 +95,13 @@ final class RowScorer implements Serializable {
         return out;
     }
 
+    private List<Detection> detect(List<String> texts) {
+        LanguageDetector loaded = ExecutorDetectors.get(detectorKey, hadoopConf.get());
+        return languages.isEmpty() ? loaded.detectAll(texts) : loaded.restrictedTo(languages).detectAll(texts);
+    }
+
     /** Why {@code text} cannot be scored, or null when it can. */
-    static RejectionReason screen(String text) {
+    static RejectionReason screen(String text, Alphabet alphabet) {
         if (text == null) {
             return RejectionReason.NULL;
         }
@@ -100,7 +111,7 @@ final class RowScorer implements Serializable {
         if (text.isBlank()) {
             return RejectionReason.EMPTY;
         }
-        if (TextNormalizer.normalize(text).isEmpty()) {
+        if (!alphabet.readsMostLetters(text)) {
             return RejectionReason.NO_KNOWN_CHARACTERS;
         }
         return null;

@@ -135,7 +135,7 @@ public final class AveragingRound {
     static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model, StepOptions options,
                            java.util.function.Consumer<LocalSteps> afterStep) {
         // Each worker draws its own windows to change, as it has its own visiting order.
-        CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker());
+        CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker(), model.alphabet);
         LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation, options);
         int[] order = order(shard, model.seed, input.epoch());
         var windows = shard.windows(model.languages);

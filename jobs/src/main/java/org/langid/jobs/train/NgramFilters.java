@@ -36,14 +36,14 @@ public final class NgramFilters {
     public static NgramFilter of(LabelledWindows windows, ModelConfig model) {
         NgramFilter filter = NgramFilter.empty(model.ngramFilterBits);
         int t = windows.windowLength();
-        byte[] symbols = windows.symbols();
+        char[] symbols = windows.symbols();
         int[] chunk = new int[CHUNK * t];
         for (int from = 0; from < windows.size(); from += CHUNK) {
             int rows = Math.min(CHUNK, windows.size() - from);
             for (int i = 0; i < rows * t; i++) {
                 chunk[i] = symbols[from * t + i];
             }
-            filter.addAll(chunk, rows, t, model.ngramMaxOrder);
+            filter.addAll(model.alphabet, chunk, rows, t, model.ngramMaxOrder);
         }
         return filter;
     }
@@ -61,7 +61,7 @@ public final class NgramFilters {
      * trained before train wrote the filter), read as the Spark trainer reads them.
      */
     public static NgramFilter build(SparkSession spark, String prepared, ModelConfig model) {
-        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, spark.sparkContext().defaultParallelism(), model.languages, model.window);
+        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, spark.sparkContext().defaultParallelism(), model.languages, model.window, model.alphabet);
         try {
             return of(shards, model);
         } finally {

@@ -6,6 +6,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
+import org.langid.text.Alphabet;
 
 import static org.apache.spark.sql.functions.col;
 
@@ -16,8 +17,9 @@ public final class Shards {
     }
 
     /** The train split of {@code prepared} in {@code workers} shards. */
-    public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, int workers, List<String> languages, int windowLength) {
-        return of(spark, prepared, "train", workers, languages, windowLength);
+    public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, int workers, List<String> languages, int windowLength,
+                                          Alphabet alphabet) {
+        return of(spark, prepared, "train", workers, languages, windowLength, alphabet);
     }
 
     /**
@@ -25,7 +27,7 @@ public final class Shards {
      * their sentence and offset, so the assignment is the same in every run.
      */
     public static JavaRDD<WorkerShard> of(SparkSession spark, String prepared, String split, int workers, List<String> languages,
-                                          int windowLength) {
+                                          int windowLength, Alphabet alphabet) {
         String source = prepared + "/windows/split=" + split;
         JavaRDD<Row> rows = spark.read().parquet(source)
                 .filter(col("language").isin(languages.toArray()))
@@ -35,7 +37,7 @@ public final class Shards {
                 .javaRDD();
         // Other languages were filtered out above, so nothing is skipped here.
         return rows.mapPartitionsWithIndex((worker, it) -> List.of(WorkerShard.of(worker,
-                        WindowsReader.encode(it, languages, windowLength, source, new HashMap<>()))).iterator(), true)
+                        WindowsReader.encode(it, languages, windowLength, alphabet, source, new HashMap<>()))).iterator(), true)
                 .persist(StorageLevel.MEMORY_AND_DISK());
     }
 }

@@ -48,8 +48,8 @@ public final class TrainJob {
     /** Trains with the local trainer from {@code start} (e.g. a warm start from a published model). */
     public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train,
                                                TrainingState start) {
-        LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window);
-        LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window);
+        LabelledWindows training = WindowsReader.read(spark, prepared, "train", model.languages, model.window, model.alphabet);
+        LabelledWindows validation = WindowsReader.read(spark, prepared, "validation", model.languages, model.window, model.alphabet);
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         MetricsLog metrics = new MetricsLog(output + "/" + METRICS_FILE, hadoop);
         LocalTrainer.Result result = new LocalTrainer(model, train).fit(start, training, validation, new LocalTrainer.Listener() {
@@ -96,8 +96,8 @@ public final class TrainJob {
         if (start == null) {
             start = initialState(model);
         }
-        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window);
-        JavaRDD<WorkerShard> validationShards = Shards.of(spark, prepared, "validation", workers, model.languages, model.window);
+        JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window, model.alphabet);
+        JavaRDD<WorkerShard> validationShards = Shards.of(spark, prepared, "validation", workers, model.languages, model.window, model.alphabet);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         AveragingTrainer.Validator validation = AveragingTrainer.distributed(jsc, validationShards, model, train.evaluationBatchSize);
         try {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.langid.text.Alphabet;
 
 class LangidCommandTest {
 
@@ -274,13 +275,13 @@ class LangidCommandTest {
     /** The filter of {@code prepared}'s training windows, built here window by window: every n-gram they hold, nothing else. */
     private static org.langid.model.graph.NgramFilter filterOf(Path prepared, int bits, int maxOrder) {
         var training = org.langid.jobs.train.WindowsReader.read(org.langid.jobs.SparkTestSession.get(), prepared.toString(), "train",
-                List.of("en", "sv"), 16);
+                List.of("en", "sv"), 16, Alphabet.SEED);
         int[] symbols = new int[training.symbols().length];
         for (int i = 0; i < symbols.length; i++) {
             symbols[i] = training.symbols()[i];
         }
         var filter = org.langid.model.graph.NgramFilter.empty(bits);
-        filter.addAll(symbols, training.size(), 16, maxOrder);
+        filter.addAll(Alphabet.SEED, symbols, training.size(), 16, maxOrder);
         return filter;
     }
 

@@ -115,7 +115,8 @@ class QuickPredictTest {
             gz.write(Files.readAllBytes(lines));
         }
         List<List<String>> variants = List.of(List.of(), List.of("--format", "json"), List.of("--threads", "1", "--stride=3", "--batch", "100"),
-                List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"), List.of("--engine", "onnx-float"));
+                List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"), List.of("--engine", "onnx-float"),
+                List.of("--languages", "sv,de"), List.of("--languages=en"));
         for (List<String> options : variants) {
             List<String> withInput = new ArrayList<>(options);
             withInput.addAll(List.of("--input", lines.toString()));
@@ -138,6 +139,19 @@ class QuickPredictTest {
             withGzip.addAll(List.of("-i", gzipped.toString()));
             assertEquals(expected.out(), quick(InputStream.nullInputStream(), args(withGzip.toArray(String[]::new))).out(), ".gz, " + options);
         }
+    }
+
+    @Test
+    void aSubsetOfLanguagesIsAnsweredFromAndALanguageTheModelLacksIsOneLine() {
+        Run restricted = full(args("--languages", "sv,de", "--format", "json", "--input", lines.toString()));
+        assertEquals(0, restricted.status(), restricted.err());
+        restricted.out().lines().limit(50).forEach(line -> assertTrue(line.contains("\"language\":\"und\"")
+                || line.contains("\"probabilities\":{\"de\":") && line.matches(".*\"language\":\"(sv|de)\".*"), line));
+        Run unknown = full(args("--languages", "en,xx", "--input", lines.toString()));
+        assertEquals(1, unknown.status(), unknown.err());
+        assertTrue(unknown.err().contains("langid predict: error: 'xx' is not one of the model's languages (en, de, fr, es, it, pt, nl, sv)"),
+                unknown.err());
+        assertTrue(unknown.err().lines().noneMatch(line -> line.startsWith("\tat ")), "no stack trace: " + unknown.err());
     }
 
     @Test
@@ -173,6 +187,7 @@ class QuickPredictTest {
                 new String[] {"predict"},                                      // no --model: the full command's usage error
                 new String[] {"predict", "--model", "hdfs://namenode:8020/models"},
                 new String[] {"predict", "--model", "file:" + registry},       // a URI: Hadoop reads it
+                args("--languages", "en,xx"),                                   // a language the model lacks: the full command's one-line error
                 args("--input", "s3a://bucket/lines.txt"),
                 args("--input", bzip2.toString()),                             // a codec only Hadoop has
                 args("--input", temp.resolve("no-such-file.txt").toString()),

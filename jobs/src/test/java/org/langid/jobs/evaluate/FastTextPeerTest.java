@@ -34,6 +34,7 @@ import org.langid.jobs.train.WindowsReader;
 import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.train.LabelledWindows;
+import org.langid.text.Alphabet;
 
 /**
  * fastText as a peer of {@code langid evaluate}: trained with the real {@code fasttext} binary on
@@ -76,11 +77,11 @@ class FastTextPeerTest {
     void fastTextLearnsFromTheDecodedTrainingWindowsAndIsScoredBesideTheModel(@TempDir Path temp) throws IOException {
         Configuration conf = new Configuration();
         LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), conf, LanguageDetector.Options.defaults());
-        LabelledWindows windows = WindowsReader.read(SparkTestSession.get(), prepared, "train", detector.languages(), 16);
+        LabelledWindows windows = WindowsReader.read(SparkTestSession.get(), prepared, "train", detector.languages(), 16, Alphabet.SEED);
 
         // What fastText reads is prepare's windows, character for character, one labelled line each.
         Path text = temp.resolve("train.txt");
-        FastTextCandidate.writeTrainingText(windows, text, SMALL);
+        FastTextCandidate.writeTrainingText(windows, Alphabet.SEED, text, SMALL);
         List<String> written = new ArrayList<>(Files.readAllLines(text, StandardCharsets.UTF_8));
         List<String> expected = new ArrayList<>();
         for (Row row : SparkTestSession.get().read().parquet(prepared + "/windows/split=train").select("language", "window").collectAsList()) {
@@ -92,7 +93,7 @@ class FastTextPeerTest {
         assertEquals(expected, written);
 
         Path cache = temp.resolve("cache");
-        FastTextCandidate fastText = FastTextCandidate.train(fastText(), SMALL, windows, "train windows", "sha256:test", cache, 2);
+        FastTextCandidate fastText = FastTextCandidate.train(fastText(), SMALL, windows, Alphabet.SEED, "train windows", "sha256:test", cache, 2);
         assertFalse(fastText.training().path("cached").asBoolean());
         assertEquals(windows.size(), fastText.training().path("count").asInt());
 
@@ -117,14 +118,14 @@ class FastTextPeerTest {
         }
 
         // The same text and arguments again: the cached model, not a new training; the same answers.
-        LabelledWindows test = WindowsReader.read(SparkTestSession.get(), prepared, "test", detector.languages(), 16);
-        FastTextCandidate again = FastTextCandidate.train(fastText(), SMALL, windows, "train windows", "sha256:test", cache, 2);
+        LabelledWindows test = WindowsReader.read(SparkTestSession.get(), prepared, "test", detector.languages(), 16, Alphabet.SEED);
+        FastTextCandidate again = FastTextCandidate.train(fastText(), SMALL, windows, Alphabet.SEED, "train windows", "sha256:test", cache, 2);
         assertTrue(again.training().path("cached").asBoolean());
         assertEquals(fastText.training().path("seconds").asDouble(), again.training().path("seconds").asDouble());
-        assertArrayEquals(fastText.predictWindows(test.symbols(), 16), again.predictWindows(test.symbols(), 16));
+        assertArrayEquals(fastText.predictWindows(test.symbols(), 16, Alphabet.SEED), again.predictWindows(test.symbols(), 16, Alphabet.SEED));
         // Other arguments are another model.
         FastTextSettings fewerEpochs = FastTextSettings.parse("fasttext", "-minn 1 -maxn 4 -wordNgrams 2 -dim 16 -epoch 1 -lr 0.5");
-        FastTextCandidate other = FastTextCandidate.train(fastText(), fewerEpochs, windows, "train windows", "sha256:test", cache, 2);
+        FastTextCandidate other = FastTextCandidate.train(fastText(), fewerEpochs, windows, Alphabet.SEED, "train windows", "sha256:test", cache, 2);
         assertFalse(other.training().path("cached").asBoolean());
         assertNotEquals(fastText.training().path("cache").asText(), other.training().path("cache").asText());
     }

@@ -80,6 +80,27 @@ class ScoreJobTest {
     }
 
     @Test
+    void aSubsetOfLanguagesIsAnsweredFromAndALanguageTheModelLacksFailsBeforeAnyTask() throws IOException {
+        List<String> lines = new ArrayList<>(sentences.keySet());
+        Path input = Files.write(Files.createDirectories(temp.resolve("in")).resolve("sentences.txt"), lines, StandardCharsets.UTF_8);
+        String output = temp.resolve("out").toString();
+        ScoreSummary summary = score(input, null, ScoreJob.TEXT_COLUMN, output, transformer().setLanguages("pt", "es"));
+        assertEquals(lines.size(), summary.scored());
+        for (Row row : SparkTestSession.get().read().parquet(output + "/rows").collectAsList()) {
+            String expected = sentences.get(row.<String>getAs("text"));
+            String language = row.getAs("language");
+            assertTrue(List.of("es", "pt").contains(language), row.toString());
+            if (expected.equals("es") || expected.equals("pt")) {
+                assertEquals(expected, language, row.toString());
+            }
+            assertEquals(2, row.getList(row.fieldIndex("top_languages")).size(), "only the subset's languages: " + row);
+        }
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class, () -> score(input, null, ScoreJob.TEXT_COLUMN,
+                temp.resolve("out2").toString(), transformer().setLanguages("pt", "xx")));
+        assertTrue(unknown.getMessage().contains("'xx' is not one of the model's languages"), unknown.getMessage());
+    }
+
+    @Test
     void plainTextFromTheSampleKeepsEveryLineAndGetsTheRightLanguages() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         List<String> lines = new ArrayList<>(sentences.keySet());

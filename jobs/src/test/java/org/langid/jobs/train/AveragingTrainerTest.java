@@ -20,6 +20,7 @@ import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.Shuffle;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -278,8 +279,8 @@ class AveragingTrainerTest {
         String prepared = temp.resolve("prepared").toString();
         new org.langid.jobs.prepare.PrepareJob(SparkTestSession.get(), new org.langid.jobs.prepare.PrepareConfig())
                 .run(List.of(corpus.toString()), prepared, false);
-        List<WorkerShard> first = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16).collect();
-        List<WorkerShard> second = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16).collect();
+        List<WorkerShard> first = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16, Alphabet.SEED).collect();
+        List<WorkerShard> second = Shards.of(SparkTestSession.get(), prepared, 2, LANGUAGES, 16, Alphabet.SEED).collect();
         assertEquals(2, first.size());
         long windows = SparkTestSession.get().read().parquet(prepared + "/windows/split=train").count();
         assertEquals(windows, first.get(0).size() + first.get(1).size(), "every training window is in exactly one shard");
@@ -379,7 +380,7 @@ class AveragingTrainerTest {
         ModelConfig model = model();
         WorkerShard first = shard(0, 70, 8);
         WorkerShard second = shard(1, 50, 9);
-        byte[] symbols = new byte[(70 + 50) * 16];
+        char[] symbols = new char[(70 + 50) * 16];
         System.arraycopy(first.symbols(), 0, symbols, 0, first.symbols().length);
         System.arraycopy(second.symbols(), 0, symbols, first.symbols().length, second.symbols().length);
         int[] labels = java.util.stream.IntStream.concat(java.util.Arrays.stream(first.labels()), java.util.Arrays.stream(second.labels())).toArray();

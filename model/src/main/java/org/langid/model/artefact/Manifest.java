@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
+import org.langid.text.Alphabet;
 import org.langid.model.schema.JsonSchemas;
 
 /**
@@ -87,11 +88,18 @@ public final class Manifest {
         return document.get("window").asInt();
     }
 
-    /** The model section, parsed and validated as a profile's {@code model:} would be. */
+    /** How the model reads text: the manifest's normalisation and vocabulary. */
+    public Alphabet alphabet() {
+        return Alphabet.of(normalisation(), vocabulary());
+    }
+
+    /** The model section, parsed and validated as a profile's {@code model:} would be, with the manifest's alphabet. */
     public ModelConfig modelConfig() {
         ObjectNode wrapper = JSON.createObjectNode();
         wrapper.set("model", ModelConfig.withoutRetiredKeys(document.get("model")));
-        return ConfigTree.parse(wrapper.toString(), "manifest.json").section("model", ModelConfig.class);
+        ModelConfig config = ConfigTree.parse(wrapper.toString(), "manifest.json").section("model", ModelConfig.class);
+        config.alphabet = alphabet();
+        return config;
     }
 
     public JsonNode training() {

@@ -26,8 +26,6 @@ import org.langid.model.io.HadoopFiles;
 import org.langid.model.onnx.OnnxGraphWriter;
 import org.langid.serving.OnnxWindowClassifier;
 import org.langid.model.schema.JsonSchemas;
-import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -99,11 +97,13 @@ public final class ModelArtefact {
         document.put("model_version", modelVersion);
         document.put("created", time.toString());
         config.languages.forEach(document.putArray("languages")::add);
-        document.put("vocabulary", Vocabulary.SYMBOLS);
-        document.put("pad_index", ParameterLayout.PAD);
-        document.put("normalisation", TextNormalizer.RULE_ID);
+        document.put("vocabulary", config.alphabet.symbols());
+        document.put("pad_index", config.alphabet.pad());
+        document.put("normalisation", config.alphabet.normalisation());
         document.put("window", config.window);
-        document.set("model", ConfigTree.toJson(config));
+        ObjectNode model = (ObjectNode) ConfigTree.toJson(config);
+        model.remove("alphabet");   // the manifest's vocabulary and normalisation
+        document.set("model", model);
         document.set("training", training.deepCopy());
         ObjectNode metricsNode = document.putObject("metrics");
         metrics.forEach(metricsNode::put);
@@ -261,10 +261,10 @@ public final class ModelArtefact {
     }
 
     private static void requireCompatible(Manifest manifest, String dir) {
-        String incompatible = org.langid.serving.ServingModel.incompatibility(dir, manifest.normalisation(), manifest.vocabulary(),
-                manifest.padIndex());
-        if (incompatible != null) {
-            throw new ArtefactException(incompatible);
+        try {
+            org.langid.serving.ServingModel.alphabet(dir, manifest.normalisation(), manifest.vocabulary(), manifest.padIndex());
+        } catch (org.langid.serving.ServingModel.ModelLoadException e) {
+            throw new ArtefactException(e.getMessage());
         }
         ModelConfig config = manifest.modelConfig();
         if (config.window != manifest.window() || !config.languages.equals(manifest.languages())) {

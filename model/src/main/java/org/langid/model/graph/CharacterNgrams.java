@@ -1,5 +1,6 @@
 package org.langid.model.graph;
 
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -11,24 +12,25 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * <p>The bucket of an n-gram is a function of its symbols and order only, written with integer
  * arithmetic that ONNX has too ({@code OnnxGraphWriter} computes it inside the exported graph):
  * <pre>
- *   code   = n · 71⁶ + Σₖ symbol[i − k] · 71ᵏ     (k = 0 … n−1; 71 &gt; 69 input symbols: one code per n-gram)
+ *   code   = n · B⁶ + Σₖ symbol[i − k] · Bᵏ     (k = 0 … n−1; B = the alphabet's input symbols + 2: one code per n-gram)
  *   bucket = (((code mod p) · 2654435761) mod p) mod buckets,   p = 2³¹ − 1
  * </pre>
+ * Only code mod p is ever used (buckets and the {@link NgramFilter}), so when the code itself
+ * would not fit in 63 bits (alphabets of more than ~1,000 symbols) it is computed modulo p
+ * term by term; for the seed alphabet (B = 71) the code is exact.
  * The gather and its gradient (a scatter-add into the table) run here, in Java, outside the
  * SameDiff graph: gradients through SameDiff's gather fail in 1.0.0-M2.1 (stack-facts), and a
  * one-hot product over thousands of buckets would cost more than the rest of the model.
  */
 public final class CharacterNgrams {
 
-    /** The n-gram code's base: more than the 69 input symbols, so different n-grams get different codes. */
-    public static final long BASE = 71;
-    /** Separates the orders' codes: n · BASE⁶ (codes of order ≤ 6 are below BASE⁶). */
-    public static final long ORDER_OFFSET = BASE * BASE * BASE * BASE * BASE * BASE;
+    /** The seed alphabet's n-gram code base: more than its 69 input symbols. */
+    public static final long SEED_BASE = 71;
     /** Knuth's multiplicative constant: spreads neighbouring codes over the buckets. */
     public static final long MIX = 2654435761L;
     /** 2³¹ − 1, a prime: the product's remainder does not depend on the low bits alone. */
     public static final long PRIME = 2147483647L;
-    /** Longest n-gram (fastText's default maxn): codes stay far below 2⁶³. */
+    /** Longest n-gram (fastText's default maxn). */
     public static final int MAX_ORDER = 6;
     /** A position's n-gram of some order that selects no row. */
     public static final int NONE = -1;
@@ -45,13 +47,13 @@ public final class CharacterNgrams {
      * Buckets of every (window, position, order): {@code out[(row · T + i) · orders + (n − 2)]},
      * or {@link #NONE}.
      *
-     * @param symbols (rows, T) symbol indices, row-major; {@link ParameterLayout#PAD} pads
+     * @param symbols (rows, T) indices of {@code alphabet}'s symbols, row-major; its PAD pads
      * @param filter  the n-grams training saw; any other selects nothing (null: every n-gram selects its bucket)
      * @return (rows · T · (maxOrder − 1)) bucket indices
      */
-    public static int[] buckets(int[] symbols, int rows, int t, int maxOrder, int buckets, NgramFilter filter) {
+    public static int[] buckets(Alphabet alphabet, int[] symbols, int rows, int t, int maxOrder, int buckets, NgramFilter filter) {
         int[] out = new int[rows * t * (maxOrder - 1)];
-        forEachCode(symbols, rows, t, maxOrder, (index, code) ->
+        forEachCode(alphabet, symbols, rows, t, maxOrder, (index, code) ->
                 out[index] = code < 0 || filter != null && !filter.mayContain(code) ? NONE : bucket(code, buckets));
         return out;
     }
@@ -62,29 +64,54 @@ public final class CharacterNgrams {
         void accept(int index, long code);
     }
 
+    /** B of the class comment for {@code alphabet}: more than its input symbols (PAD included). */
+    public static long base(Alphabet alphabet) {
+        return alphabet.inputSymbols() + 2L;
+    }
+
+    /** Whether n · B⁶ + Σ symbol · Bᵏ fits in a long for every n-gram: then codes are computed exactly. */
+    public static boolean exactCodes(Alphabet alphabet) {
+        long base = base(alphabet);
+        return Math.pow(base, MAX_ORDER) * (MAX_ORDER + 1) < Long.MAX_VALUE / 2.0;
+    }
+
+    /** Bᵏ for k = 0 … 6, exact when {@link #exactCodes}, else modulo p. */
+    public static long[] powers(Alphabet alphabet) {
+        boolean exact = exactCodes(alphabet);
+        long base = base(alphabet);
+        long[] powers = new long[MAX_ORDER + 1];
+        powers[0] = 1;
+        for (int k = 1; k <= MAX_ORDER; k++) {
+            powers[k] = exact ? powers[k - 1] * base : powers[k - 1] * base % PRIME;
+        }
+        return powers;
+    }
+
     /**
      * The code (order included, see the class comment) of every n-gram of orders 2 … {@code maxOrder}
      * ending at each position of (rows, T) {@code symbols}, or −1 where it starts before the
-     * window or holds {@link ParameterLayout#PAD}.
+     * window or holds the alphabet's PAD.
      */
-    public static void forEachCode(int[] symbols, int rows, int t, int maxOrder, CodeConsumer consumer) {
+    public static void forEachCode(Alphabet alphabet, int[] symbols, int rows, int t, int maxOrder, CodeConsumer consumer) {
         int orders = maxOrder - 1;
+        int pad = alphabet.pad();
+        long[] powers = powers(alphabet);
+        boolean exact = exactCodes(alphabet);
         for (int row = 0; row < rows; row++) {
             int base = row * t;
             for (int i = 0; i < t; i++) {
                 long code = 0;
-                long power = 1;
                 boolean valid = true;
                 for (int k = 0; k < maxOrder; k++) {
                     int at = i - k;
-                    valid &= at >= 0 && symbols[base + at] != ParameterLayout.PAD;
+                    valid &= at >= 0 && symbols[base + at] != pad;
                     if (valid) {
-                        code += symbols[base + at] * power;
+                        code = exact ? code + symbols[base + at] * powers[k] : (code + symbols[base + at] * powers[k]) % PRIME;
                     }
-                    power *= BASE;
                     int n = k + 1;
                     if (n >= 2) {
-                        consumer.accept((base + i) * orders + n - 2, valid ? n * ORDER_OFFSET + code : -1);
+                        long keyed = exact ? n * powers[MAX_ORDER] + code : (n * powers[MAX_ORDER] + code) % PRIME;
+                        consumer.accept((base + i) * orders + n - 2, valid ? keyed : -1);
                     }
                 }
             }
@@ -126,8 +153,8 @@ public final class CharacterNgrams {
      * Looks up the n-grams of (windows, T) symbols in {@code table} (buckets, d), reading only the
      * rows they select; with a {@code filter}, n-grams it does not hold select nothing.
      */
-    public static Lookup lookup(int[] symbols, int windows, int t, int maxOrder, INDArray table, NgramFilter filter) {
-        return lookup(buckets(symbols, windows, t, maxOrder, (int) table.size(0), filter), windows * t, maxOrder - 1, table);
+    public static Lookup lookup(Alphabet alphabet, int[] symbols, int windows, int t, int maxOrder, INDArray table, NgramFilter filter) {
+        return lookup(buckets(alphabet, symbols, windows, t, maxOrder, (int) table.size(0), filter), windows * t, maxOrder - 1, table);
     }
 
     /** The lookup of {@code ids} from {@link #buckets} ({@code orders} per position), which it renumbers in place. */

@@ -14,7 +14,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * Builds the language classifier as a SameDiff graph from a {@link ModelConfig}.
  *
  * <pre>
- *   windows (B, T) symbol indices, PAD = 68
+ *   windows (B, T) symbol indices of the alphabet, PAD = its size (68 for the seed's)
  *   → one-hot (B·T, 69) · embedding (69, d) [+ position (T, d)]          (B·T, d)
  *     [+ n-grams: placeholder, the sum of each position's n-gram rows]     (B·T, d)
  *   → transformer: N × [x + MHA(LN(x)); x + FFN(LN(x))], LN              (B·T, d)
@@ -34,6 +34,13 @@ import org.nd4j.linalg.factory.Nd4j;
  * constant {@value #NGRAM_TABLE}.
  */
 public final class LanguageIdGraph {
+
+    /**
+     * Inference graphs of alphabets with more input symbols than this look the embedding up by
+     * gather instead of a one-hot product (training graphs always use the product: SameDiff
+     * 1.0.0-M2.1 cannot train through gather, stack-facts).
+     */
+    static final int GATHERED_ABOVE = 256;
 
     public static final String WINDOWS = "windows";
     public static final String LABELS = "labels";
@@ -153,7 +160,7 @@ public final class LanguageIdGraph {
             if (table == null) {
                 throw new IllegalStateException("the model uses n-grams but its graph has no " + NGRAM_TABLE);
             }
-            double[] summed = CharacterNgrams.lookup(symbols, rows, config.window, config.ngramMaxOrder, table, filter).summed();
+            double[] summed = CharacterNgrams.lookup(config.alphabet, symbols, rows, config.window, config.ngramMaxOrder, table, filter).summed();
             feed.put(NGRAMS, BulkArrays.of(summed, table.dataType()).reshape((long) rows * config.window, config.ngramWidth()));   // (B·T, e)
         }
         return feed;
@@ -174,7 +181,7 @@ public final class LanguageIdGraph {
         int t = config.window;
         int d = config.dModel;
         SDVariable windows = sd.placeHolder(WINDOWS, DataType.INT32, -1, t);                          // (B, T)
-        SDVariable isReal = sd.neq(windows, (double) ParameterLayout.PAD).castTo(dt);                // (B, T)
+        SDVariable isReal = sd.neq(windows, (double) config.alphabet.pad()).castTo(dt);                // (B, T)
         // Gains and row statistics are expanded by outer products with these ones (see layerNorm).
         SDVariable positionOnes = sd.onesLike(sd.reshape(isReal, -1, 1));                            // (B·T, 1)
         SDVariable windowOnes = sd.onesLike(isReal.sum(true, 1));                                      // (B, 1)
@@ -182,9 +189,15 @@ public final class LanguageIdGraph {
                 ModelConfig.SEED.equals(config.block) ? 1 : config.heads, t, t);                       // (B, H, T, T)
 
         // Pattern of the rewrite pass EmbeddingLookupFusion (train.trace.passes): onehot, reshape, matmul with the table.
-        SDVariable oneHot = sd.reshape(sd.oneHot(windows, ParameterLayout.INPUT_SYMBOLS, -1, 1.0, 0.0, dt),
-                -1, ParameterLayout.INPUT_SYMBOLS);                                                     // (B·T, 69)
-        SDVariable x = sd.mmul(oneHot, p.get("embedding"));                                            // (B·T, d)
+        int inputSymbols = config.alphabet.inputSymbols();
+        SDVariable x;
+        if (!training && inputSymbols > GATHERED_ABOVE) {
+            // A large alphabet's one-hot rows would cost S floats a position; inference needs no gradient through gather.
+            x = sd.gather(p.get("embedding"), sd.reshape(windows, -1), 0);                           // (B·T, d)
+        } else {
+            SDVariable oneHot = sd.reshape(sd.oneHot(windows, inputSymbols, -1, 1.0, 0.0, dt), -1, inputSymbols);   // (B·T, S + 1)
+            x = sd.mmul(oneHot, p.get("embedding"));                                                    // (B·T, d)
+        }
         if (config.positional) {
             // (bias_add over each window's row of T·d took 4 ms backward here, the outer product 0.5)
             x = x.add(sd.reshape(Attention.expandRows(sd, windowOnes, p.get("position")), -1, d));   // (B·T, d)

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.config.ValidatedConfig;
+import org.langid.text.Alphabet;
 import org.langid.text.LanguageCodes;
 
 /**
@@ -34,6 +35,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     public static final String NGRAM_INIT_ZERO = "zero";
 
     public int window = 16;
+    /**
+     * How the model reads text (normalisation and symbols, {@link Alphabet}). Training takes it from
+     * the prepared data ({@code prepare.alphabet}); artefacts record it. {@code seed}: the tutorial's
+     * 68 symbols.
+     */
+    public Alphabet alphabet = Alphabet.SEED;
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
     public String block = TRANSFORMER;
     public int dModel = 64;
@@ -246,6 +253,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         return ngrams() && List.of("lazy", "sgd").contains(optimizer.ngramUpdates);
     }
 
+    /** A copy reading text with {@code alphabet}. */
+    public ModelConfig withAlphabet(Alphabet alphabet) {
+        ModelConfig copy = ConfigTree.copy(this, ModelConfig.class);
+        copy.alphabet = alphabet;
+        return copy;
+    }
+
     /** One line naming the shape, as benchmarks print it. */
     public String describe() {
         return (SEED.equals(block)
@@ -324,7 +338,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         if (distillation.enabled() && distillation.teachers.isEmpty() && distillation.selfTeachers == 0) {
             problems.add("distillation.weight " + distillation.weight + " needs distillation.teachers or distillation.self_teachers");
         }
-        for (String fixed : List.of("languages", "window", "seed", "distillation")) {
+        for (String fixed : List.of("languages", "window", "alphabet", "seed", "distillation")) {
             if (distillation.selfTeacherModel.containsKey(fixed)) {
                 problems.add("distillation.self_teacher_model cannot change " + fixed + " (a teacher has the student's languages and window,"
                         + " seed + i and no distillation)");

@@ -1,6 +1,7 @@
 package org.langid.model.graph;
 
 import java.util.Arrays;
+import org.langid.text.Alphabet;
 
 /**
  * Which n-grams the model's training windows held, as a bitmap over a second hash of each
@@ -69,11 +70,11 @@ public final class NgramFilter implements java.io.Serializable {
     }
 
     /**
-     * Adds every n-gram of orders 2 … {@code maxOrder} in {@code symbols} ((rows, T) symbol indices,
-     * row-major), as {@link CharacterNgrams#buckets} enumerates them.
+     * Adds every n-gram of orders 2 … {@code maxOrder} in {@code symbols} ((rows, T) indices of
+     * {@code alphabet}'s symbols, row-major), as {@link CharacterNgrams#buckets} enumerates them.
      */
-    public void addAll(int[] symbols, int rows, int t, int maxOrder) {
-        CharacterNgrams.forEachCode(symbols, rows, t, maxOrder, (index, code) -> {
+    public void addAll(Alphabet alphabet, int[] symbols, int rows, int t, int maxOrder) {
+        CharacterNgrams.forEachCode(alphabet, symbols, rows, t, maxOrder, (index, code) -> {
             if (code >= 0) {   // −1: no n-gram there (before the window, or padding)
                 add(code);
             }

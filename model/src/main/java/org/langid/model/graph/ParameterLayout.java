@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.langid.text.Vocabulary;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -16,11 +15,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * workers is one mean, Adam's state is one vector beside it, a checkpoint is two files.
  */
 public final class ParameterLayout {
-
-    /** Input symbols: the 68-symbol vocabulary plus the padding symbol. */
-    public static final int INPUT_SYMBOLS = Vocabulary.SIZE + 1;
-    /** Index of the padding symbol: positions holding it are ignored by attention and pooling. */
-    public static final int PAD = Vocabulary.SIZE;
 
     enum Init { NORMAL_SMALL, XAVIER, ZEROS, ONES }
 
@@ -39,7 +33,7 @@ public final class ParameterLayout {
     public static ParameterLayout of(ModelConfig config) {
         Builder b = new Builder();
         int d = config.dModel;
-        b.add("embedding", Init.NORMAL_SMALL, INPUT_SYMBOLS, d);
+        b.add("embedding", Init.NORMAL_SMALL, config.alphabet.inputSymbols(), d);   // (S + PAD, d)
         if (config.positional) {
             b.add("position", Init.NORMAL_SMALL, config.window, d);
         }

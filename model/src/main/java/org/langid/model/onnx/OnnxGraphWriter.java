@@ -130,7 +130,8 @@ public final class OnnxGraphWriter {
         // The first block's input and its attention projections depend only on (symbol, position):
         // they are looked up in one precomputed table instead of computed (a sixth of the arithmetic).
         // (Not with n-grams: the first block's input then depends on the neighbours too.)
-        boolean firstBlockTabled = !seed && config.layers > 0 && !config.ngrams();
+        // The table has T · S rows of 4d: a few MB for alphabets of a few hundred symbols.
+        boolean firstBlockTabled = !seed && config.layers > 0 && !config.ngrams() && config.alphabet.inputSymbols() <= 256;
         Map<String, INDArray> p = seed ? trained : foldLayerNorms(trained, firstBlockTabled);
         parameters = p;
         java.util.Set<String> tabled = firstBlockTabled ? java.util.Set.of("embedding", "position", "block0/ln1/gain",
@@ -152,7 +153,7 @@ public final class OnnxGraphWriter {
         graph.addInput(valueInfo(INPUT, Onnx.TensorProto.DataType.INT32, "batch", t));
         graph.addOutput(valueInfo(OUTPUT, Onnx.TensorProto.DataType.FLOAT, "batch", config.classes()));
 
-        String isPad = node("Equal", List.of(INPUT, intScalar("pad", ParameterLayout.PAD)));                 // (B, T)
+        String isPad = node("Equal", List.of(INPUT, intScalar("pad", config.alphabet.pad())));                 // (B, T)
         String isReal = node("Cast", List.of(node("Not", List.of(isPad))),
                 a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.FLOAT_VALUE)));                   // (B, T)
         String keyMask = node("Unsqueeze", List.of(node("Mul", List.of(node("Sub", List.of(floatScalar("one", 1f), isReal)),
@@ -165,7 +166,7 @@ public final class OnnxGraphWriter {
             Onnx.TensorProto.Builder offsets = Onnx.TensorProto.newBuilder().setName("position_offsets")
                     .setDataType(Onnx.TensorProto.DataType.INT32_VALUE).addDims(1).addDims(t);
             for (int position = 0; position < t; position++) {
-                offsets.addInt32Data(position * ParameterLayout.INPUT_SYMBOLS);
+                offsets.addInt32Data(position * config.alphabet.inputSymbols());
             }
             graph.addInitializer(offsets);                                                                  // (1, T)
             String rows = node("Reshape", List.of(node("Gather", List.of(FIRST_BLOCK_TABLE, node("Add", List.of(INPUT, "position_offsets")))),
@@ -271,24 +272,27 @@ public final class OnnxGraphWriter {
     private String ngramRows() {
         int t = config.window;
         int maxOrder = config.ngramMaxOrder;
-        long pad = ParameterLayout.PAD;
+        long pad = config.alphabet.pad();
+        long[] powers = CharacterNgrams.powers(config.alphabet);
+        boolean exact = CharacterNgrams.exactCodes(config.alphabet);
         String symbols = node("Cast", List.of(INPUT), a -> a.add(intAttribute("to", Onnx.TensorProto.DataType.INT64_VALUE))); // (B, T)
         String padded = node("Pad", List.of(symbols, longs("ngram_pads", 0, maxOrder - 1, 0, 0), longScalar("ngram_pad", pad))); // (B, M−1+T)
         String code = null;
         String valid = null;
         String sum = null;
-        long power = 1;
         for (int k = 0; k < maxOrder; k++) {
             // The symbol k places before each position (PAD before the window).
             String back = node("Slice", List.of(padded, longs("ngram_from_" + k, maxOrder - 1 - k),
                     longs("ngram_to_" + k, maxOrder - 1 - k + t), longs("ngram_axis_" + k, 1)));                 // (B, T)
             String real = node("Not", List.of(node("Equal", List.of(back, "ngram_pad"))));                      // (B, T)
-            code = k == 0 ? back : node("Add", List.of(code, node("Mul", List.of(back, longScalar("ngram_power_" + k, power)))));
+            code = k == 0 ? back : node("Add", List.of(code, node("Mul", List.of(back, longScalar("ngram_power_" + k, powers[k])))));
+            if (!exact && k > 0) {
+                code = node("Mod", List.of(code, longScalar("ngram_code_prime_" + k, CharacterNgrams.PRIME)));   // (B, T), as CharacterNgrams
+            }
             valid = k == 0 ? real : node("And", List.of(valid, real));
-            power *= CharacterNgrams.BASE;
             int order = k + 1;
             if (order >= 2) {
-                String keyed = node("Add", List.of(code, longScalar("ngram_order_" + order, order * CharacterNgrams.ORDER_OFFSET)));
+                String keyed = node("Add", List.of(code, longScalar("ngram_order_" + order, order * powers[CharacterNgrams.MAX_ORDER])));
                 String prime = longScalar("ngram_prime_" + order, CharacterNgrams.PRIME);
                 String reduced = node("Mod", List.of(keyed, prime));
                 String mixed = node("Mod", List.of(node("Mul", List.of(reduced, longScalar("ngram_mix_" + order, CharacterNgrams.MIX))), prime));
@@ -388,7 +392,7 @@ public final class OnnxGraphWriter {
     private Onnx.TensorProto firstBlockTable(Map<String, INDArray> p) {
         int t = config.window;
         int d = config.dModel;
-        int symbols = ParameterLayout.INPUT_SYMBOLS;
+        int symbols = config.alphabet.inputSymbols();
         float[][] embedding = p.get("embedding").toFloatMatrix();                                        // (S, d)
         float[][] position = config.positional ? p.get("position").toFloatMatrix() : new float[t][d];    // (T, d)
         float[] gain = p.get("block0/ln1/gain").toFloatVector();

@@ -105,7 +105,8 @@ public final class LanguageDetector implements AutoCloseable {
         this.options = options;
         this.window = artefact.manifest().window();
         this.attentionOutputs = LanguageIdGraph.attentionOutputs(artefact.manifest().modelConfig());
-        this.detector = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window, options.text(),
+        this.detector = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window,
+                artefact.manifest().alphabet(), options.text(),
                 options.concurrency());
     }
 
@@ -151,6 +152,14 @@ public final class LanguageDetector implements AutoCloseable {
         return detector.languages();
     }
 
+    /**
+     * Detection from {@code subset} of the model's languages only, their probabilities
+     * renormalised over it ({@link TextDetector#restrictedTo}); the model is shared, nothing is loaded.
+     */
+    public TextDetector restrictedTo(java.util.Collection<String> subset) {
+        return detector.restrictedTo(subset);
+    }
+
     public Options options() {
         return options;
     }
@@ -175,7 +184,7 @@ public final class LanguageDetector implements AutoCloseable {
      *
      * @return (rows, C) row-major, in the order of {@link #languages()}
      */
-    public float[] windowProbabilities(byte[] symbols) {
+    public float[] windowProbabilities(char[] symbols) {
         if (symbols.length % window != 0) {
             throw new IllegalArgumentException(symbols.length + " symbols are not whole windows of " + window);
         }
@@ -199,7 +208,7 @@ public final class LanguageDetector implements AutoCloseable {
         int[] symbols = new int[n * window];
         plan.writeSymbols(symbols, 0, window);   // writes all windows' rows only if they fit: see Plan
         if (options.foldCapitals()) {
-            CaseFolding.foldCapitalWindows(symbols, window);
+            CaseFolding.foldCapitalWindows(detector.alphabet(), symbols, window);
         }
         List<String> outputs = new ArrayList<>(attentionOutputs);
         outputs.add(LanguageIdGraph.PROBABILITIES);

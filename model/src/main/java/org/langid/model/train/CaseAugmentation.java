@@ -2,7 +2,7 @@ package org.langid.model.train;
 
 import java.io.Serializable;
 import org.langid.model.data.Mix64;
-import org.langid.text.CaseFolding;
+import org.langid.text.Alphabet;
 
 /**
  * Shows a share of the training windows in all capitals or all lower case, half each. Text in
@@ -13,13 +13,14 @@ import org.langid.text.CaseFolding;
  * <p>Which windows change is a function of (seed, step, window index), so a step that Spark
  * runs again sees the same minibatch, and a run stays reproducible from its seed.
  *
- * @param share fraction of windows changed, in [0, 1]; 0 turns the augmentation off
- * @param seed  the run's seed
+ * @param share    fraction of windows changed, in [0, 1]; 0 turns the augmentation off
+ * @param seed     the run's seed
+ * @param alphabet the model's: what a letter's other case is
  */
-public record CaseAugmentation(double share, long seed) implements Serializable {
+public record CaseAugmentation(double share, long seed, Alphabet alphabet) implements Serializable {
 
     /** No change. */
-    public static final CaseAugmentation NONE = new CaseAugmentation(0, 0);
+    public static final CaseAugmentation NONE = new CaseAugmentation(0, 0, Alphabet.SEED);
 
     public CaseAugmentation {
         if (!(share >= 0 && share <= 1)) {
@@ -46,7 +47,7 @@ public record CaseAugmentation(double share, long seed) implements Serializable 
             }
             boolean upper = draw < share / 2;
             for (int j = row * windowLength, end = j + windowLength; j < end; j++) {
-                symbols[j] = upper ? CaseFolding.toUpper(symbols[j]) : CaseFolding.toLower(symbols[j]);
+                symbols[j] = upper ? alphabet.toUpper(symbols[j]) : alphabet.toLower(symbols[j]);
             }
         }
     }

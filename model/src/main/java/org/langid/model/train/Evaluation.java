@@ -57,7 +57,7 @@ public record Evaluation(long windows, long correct, double meanLoss) implements
         long loaded;
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(graph, VERSION, t, classes, threads)) {
             loaded = System.nanoTime();
-            byte[] symbols = data.symbols();
+            char[] symbols = data.symbols();
             int[] batch = new int[Math.min(n, batchSize) * t];
             for (int from = 0; from < n; from += batchSize) {
                 int rows = Math.min(n, from + batchSize) - from;

@@ -3,10 +3,11 @@ package org.langid.model.train;
 import java.util.List;
 
 /**
- * Windows and their labels in compact form: one byte per symbol, row-major (N, T), and one
- * label index per window into {@link #languages}. About 17 bytes a window at T = 16.
+ * Windows and their labels in compact form: one {@code char} per symbol index (alphabets of up to
+ * 65,535 symbols), row-major (N, T), and one label index per window into {@link #languages}.
+ * About 36 bytes a window at T = 16.
  */
-public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, List<String> languages) {
+public record LabelledWindows(char[] symbols, int[] labels, int windowLength, List<String> languages) {
 
     public LabelledWindows {
         if (symbols.length != (long) labels.length * windowLength) {
@@ -21,7 +22,7 @@ public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, Li
 
     /** The windows {@code indices[from, from + count)}, in that order, as their own set. */
     public LabelledWindows select(int[] indices, int from, int count) {
-        byte[] chosenSymbols = new byte[count * windowLength];
+        char[] chosenSymbols = new char[count * windowLength];
         int[] chosenLabels = new int[count];
         for (int i = 0; i < count; i++) {
             int index = indices[from + i];
@@ -31,13 +32,13 @@ public record LabelledWindows(byte[] symbols, int[] labels, int windowLength, Li
         return new LabelledWindows(chosenSymbols, chosenLabels, windowLength, languages);
     }
 
-    /** {@code size} windows of uniformly random symbols and labels (for benchmarks and tests), fixed by {@code seed}. */
+    /** {@code size} windows of uniformly random symbols of the seed alphabet and labels (for benchmarks and tests), fixed by {@code seed}. */
     public static LabelledWindows random(int size, int windowLength, List<String> languages, long seed) {
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
-        byte[] symbols = new byte[size * windowLength];
+        char[] symbols = new char[size * windowLength];
         int[] labels = new int[size];
         for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = (byte) random.nextInt(org.langid.text.Vocabulary.SIZE);
+            symbols[i] = (char) random.nextInt(org.langid.text.Alphabet.SEED.size());
         }
         for (int i = 0; i < size; i++) {
             labels[i] = random.nextInt(languages.size());

@@ -298,7 +298,7 @@ public final class LocalSteps {
             // below (see CharacterNgrams); with dropout, the n-gram input is dropped out too. No
             // n-gram filter: it is made of the training windows' n-grams, so it would pass them all.
             INDArray table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE);
-            int[] ids = CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, (int) table.size(0), null);
+            int[] ids = CharacterNgrams.buckets(config.alphabet, symbols, rows, config.window, config.ngramMaxOrder, (int) table.size(0), null);
             if (config.ngramDropout > 0) {   // drawn from (seed, step), as the dropout masks: a re-run step drops the same
                 CharacterNgrams.dropNgrams(ids, config.ngramDropout, new java.util.SplittableRandom(config.seed * 1_000_003L + state.step));
             }
@@ -378,7 +378,7 @@ public final class LocalSteps {
             int b = to - from;
             int[] symbols = new int[b * t];
             int[] labels = new int[b];
-            byte[] source = data.symbols();
+            char[] source = data.symbols();
             for (int row = 0; row < b; row++) {
                 int index = indices[from + row];
                 for (int j = 0; j < t; j++) {

@@ -72,7 +72,7 @@ public final class LocalTrainer {
         NativeThreads.limit(train.nativeThreads);
         long stepsPerEpoch = (training.size() + train.batchSize - 1) / train.batchSize;
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
-        LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed),
+        LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed, model.alphabet),
                 StepOptions.of(train));
         WeightAverage average = new WeightAverage(train.emaSpan, plannedSteps * train.batchSize);
         long windowsSinceAverage = 0;

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
+import org.langid.text.Alphabet;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -161,7 +162,7 @@ class LanguageIdGraphTest {
         SameDiff sd = graph.sameDiff();
         // Second row padded at its end: the gradient must flow correctly around the mask.
         Map<String, INDArray> feed = withDropoutMasks(graph, config, withTeacher(config,
-                feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, ParameterLayout.PAD, ParameterLayout.PAD}}), 1, 2)));
+                feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, Alphabet.SEED.pad(), Alphabet.SEED.pad()}}), 1, 2)));
         Map<String, INDArray> gradients = sd.calculateGradients(feed, graph.parameterNames());
         double eps = 1e-6;
         int checked = 0;
@@ -246,7 +247,7 @@ class LanguageIdGraphTest {
         config.layers = 3;
         LanguageIdGraph graph = LanguageIdGraph.build(config, ParameterLayout.of(config).initialise(5, DataType.FLOAT), false);
         assertEquals(3, graph.attentionOutputs().size());
-        int pad = ParameterLayout.PAD;
+        int pad = Alphabet.SEED.pad();
         INDArray input = windows(new int[][] {
             {7, 4, 11, 11, 14, 62, 22, 14, 17, 11, 3, 63, pad, pad, pad, pad},
             {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}});

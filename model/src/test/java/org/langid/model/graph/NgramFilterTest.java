@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.langid.model.TestConfigs;
+import org.langid.text.Alphabet;
 
 class NgramFilterTest {
 
@@ -17,9 +18,9 @@ class NgramFilterTest {
     void everyNgramOfTheWindowsItWasMadeFromPassesAndMostOthersDoNot() {
         int[] seen = randomWindows(500, 1);
         NgramFilter filter = NgramFilter.empty(1 << 20);
-        filter.addAll(seen, 500, T, 6);
-        int[] ids = CharacterNgrams.buckets(seen, 500, T, 6, 1000, filter);
-        int[] unfiltered = CharacterNgrams.buckets(seen, 500, T, 6, 1000, null);
+        filter.addAll(Alphabet.SEED, seen, 500, T, 6);
+        int[] ids = CharacterNgrams.buckets(Alphabet.SEED, seen, 500, T, 6, 1000, filter);
+        int[] unfiltered = CharacterNgrams.buckets(Alphabet.SEED, seen, 500, T, 6, 1000, null);
         assertArrayEqualsBy(unfiltered, ids);
 
         int[] other = randomWindows(500, 2);
@@ -27,8 +28,8 @@ class NgramFilterTest {
         long real = 0;
         long longPassed = 0;
         long longReal = 0;
-        int[] otherIds = CharacterNgrams.buckets(other, 500, T, 6, 1000, filter);
-        int[] otherUnfiltered = CharacterNgrams.buckets(other, 500, T, 6, 1000, null);
+        int[] otherIds = CharacterNgrams.buckets(Alphabet.SEED, other, 500, T, 6, 1000, filter);
+        int[] otherUnfiltered = CharacterNgrams.buckets(Alphabet.SEED, other, 500, T, 6, 1000, null);
         for (int i = 0; i < otherIds.length; i++) {
             if (otherUnfiltered[i] != CharacterNgrams.NONE) {
                 boolean passes = otherIds[i] != CharacterNgrams.NONE;
@@ -51,7 +52,7 @@ class NgramFilterTest {
         assertEquals(filter.falsePositiveRate(), longShare, 0.005, "unseen 4- to 6-grams passing");
         assertTrue(filter.falsePositiveRate() > 0.02 && filter.falsePositiveRate() < 0.05, "bits set: " + filter.falsePositiveRate());
         java.util.Set<Long> codes = new java.util.HashSet<>();
-        CharacterNgrams.forEachCode(seen, 500, T, 6, (index, code) -> {
+        CharacterNgrams.forEachCode(Alphabet.SEED, seen, 500, T, 6, (index, code) -> {
             if (code >= 0) {
                 codes.add(code);
             }
@@ -62,7 +63,7 @@ class NgramFilterTest {
 
     @Test
     void theBitIsTheDocumentedHash() {
-        long code = 3 * CharacterNgrams.ORDER_OFFSET + 5 + 7 * CharacterNgrams.BASE + 11 * CharacterNgrams.BASE * CharacterNgrams.BASE;
+        long code = 3 * CharacterNgrams.powers(Alphabet.SEED)[CharacterNgrams.MAX_ORDER] + 5 + 7 * CharacterNgrams.SEED_BASE + 11 * CharacterNgrams.SEED_BASE * CharacterNgrams.SEED_BASE;
         long expected = ((code % 2147483647L) * 1597334677L % 2147483647L) % 4096;
         assertEquals(expected, NgramFilter.bit(code, 4096));
         NgramFilter filter = NgramFilter.empty(4096);
@@ -80,7 +81,7 @@ class NgramFilterTest {
         config.ngramBuckets = 97;
         config.ngramFilterBits = 1 << 12;
         NgramFilter filter = NgramFilter.empty(1 << 12);
-        filter.addAll(randomWindows(20, 3), 20, T, config.ngramMaxOrder);
+        filter.addAll(Alphabet.SEED, randomWindows(20, 3), 20, T, config.ngramMaxOrder);
         org.nd4j.linalg.api.ndarray.INDArray parameters = ParameterLayout.of(config).initialise(1, org.nd4j.linalg.api.buffer.DataType.FLOAT);
         assertEquals(filter, LanguageIdGraph.filter(config, LanguageIdGraph.build(config, parameters, filter, false).sameDiff()));
         assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, null, false));
@@ -93,7 +94,7 @@ class NgramFilterTest {
         SplittableRandom random = new SplittableRandom(seed);
         int[] symbols = new int[rows * T];
         for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = random.nextInt(ParameterLayout.PAD);
+            symbols[i] = random.nextInt(Alphabet.SEED.pad());
         }
         return symbols;
     }

@@ -21,6 +21,7 @@ import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.SampleCorpus;
 import org.langid.serving.IntegerKernels;
 import org.langid.serving.OnnxWindowClassifier;
+import org.langid.text.Alphabet;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -228,12 +229,12 @@ class OnnxParityTest {
         int[] seen = withPaddedWindows(java.util.Arrays.copyOf(corpus.get(Split.TRAIN).symbols(), 300 * config.window), config.window);
         int seenRows = seen.length / config.window;
         NgramFilter filter = NgramFilter.empty(config.ngramFilterBits);
-        filter.addAll(seen, seenRows, config.window, config.ngramMaxOrder);
+        filter.addAll(Alphabet.SEED, seen, seenRows, config.window, config.ngramMaxOrder);
         int[] symbols = withPaddedWindows(corpus.get(Split.TEST).symbols(), config.window);
         int rows = symbols.length / config.window;
-        int[] ids = org.langid.model.graph.CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets, filter);
+        int[] ids = org.langid.model.graph.CharacterNgrams.buckets(Alphabet.SEED, symbols, rows, config.window, config.ngramMaxOrder, config.ngramBuckets, filter);
         long dropped = java.util.Arrays.stream(ids).filter(id -> id == org.langid.model.graph.CharacterNgrams.NONE).count()
-                - java.util.Arrays.stream(org.langid.model.graph.CharacterNgrams.buckets(symbols, rows, config.window, config.ngramMaxOrder,
+                - java.util.Arrays.stream(org.langid.model.graph.CharacterNgrams.buckets(Alphabet.SEED, symbols, rows, config.window, config.ngramMaxOrder,
                         config.ngramBuckets, null)).filter(id -> id == org.langid.model.graph.CharacterNgrams.NONE).count();
         assertTrue(dropped > ids.length / 10, "the test windows hold n-grams the filter has not: " + dropped + " of " + ids.length);
 
@@ -267,6 +268,47 @@ class OnnxParityTest {
                 sameDiffProbabilities(filtered.newGraph(), config, seen, seenRows), config.classes());
     }
 
+    /**
+     * An alphabet of 3,000 CJK symbols plus the fallbacks: n-gram codes no longer fit in 63 bits
+     * and are computed modulo p term by term, in Java and in the ONNX graph alike; the embedding
+     * has a row per symbol. Both flavours agree with the SameDiff graph on random windows of it.
+     */
+    @Test
+    void aLargeDerivedAlphabetIsReadAsInTraining() {
+        java.util.Map<Character, Long> counts = new java.util.HashMap<>();
+        for (char c = '\u4E00'; c < '\u4E00' + 3000; c++) {
+            counts.put(c, 20L);
+        }
+        Alphabet alphabet = Alphabet.derive(java.util.Map.of("zh", counts), 1.0, 1);
+        assertEquals(3000 + 1 + Alphabet.FALLBACK_SCRIPTS.size(), alphabet.size(), "the characters, space and the fallbacks");
+        assertTrue(!org.langid.model.graph.CharacterNgrams.exactCodes(alphabet), "codes modulo p");
+        ModelConfig config = filterTestConfig(1 << 16).withAlphabet(alphabet);
+        ParameterLayout layout = ParameterLayout.of(config);
+        INDArray parameters = layout.initialise(3, org.nd4j.linalg.api.buffer.DataType.FLOAT);
+        layout.views(parameters).get(LanguageIdGraph.NGRAM_TABLE).muli(50);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(5);
+        int rows = 600;
+        int[] symbols = new int[rows * config.window];
+        for (int i = 0; i < symbols.length; i++) {
+            // a tenth of the positions padding (only at a window's end, as the detector pads)
+            int j = i % config.window;
+            symbols[i] = j > 12 && random.nextInt(10) == 0 ? alphabet.pad() : random.nextInt(alphabet.size());
+            if (j > 0 && symbols[i - 1] == alphabet.pad()) {
+                symbols[i] = alphabet.pad();
+            }
+        }
+        NgramFilter filter = NgramFilter.empty(config.ngramFilterBits);
+        filter.addAll(alphabet, java.util.Arrays.copyOf(symbols, rows / 2 * config.window), rows / 2, config.window, config.ngramMaxOrder);
+        ModelArtefact artefact = TestArtefacts.create(config, parameters, filter, java.time.Instant.parse("2026-11-23T00:00:00Z"));
+        assertEquals(alphabet, artefact.manifest().alphabet());
+        float[] expected = sameDiffProbabilities(artefact.newGraph(), config, symbols, rows);
+        String version = artefact.manifest().modelVersion();
+        try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(artefact.onnxModel().orElseThrow(), version, config.window,
+                config.classes(), 1)) {
+            assertClose(expected, probabilitiesInBatches(classifier, symbols, rows, config.window), config.classes());
+        }
+    }
+
     private static ModelConfig filterTestConfig(int filterBits) {
         ModelConfig config = fourLanguages(509);
         config.ngramDim = 16;
@@ -283,24 +325,24 @@ class OnnxParityTest {
     }
 
     /** The windows, then one padded window of each real length 0 … T−1 (all padding included). */
-    static int[] withPaddedWindows(byte[] windows, int t) {
+    static int[] withPaddedWindows(char[] windows, int t) {
         int[] symbols = new int[windows.length + t * t];
         for (int i = 0; i < windows.length; i++) {
             symbols[i] = windows[i];
         }
         for (int length = 0; length < t; length++) {
             for (int j = 0; j < t; j++) {
-                symbols[windows.length + length * t + j] = j < length ? (length * 7 + j * 3) % ParameterLayout.PAD : ParameterLayout.PAD;
+                symbols[windows.length + length * t + j] = j < length ? (length * 7 + j * 3) % Alphabet.SEED.pad() : Alphabet.SEED.pad();
             }
         }
         return symbols;
     }
 
-    private static byte[] randomSymbols(int rows, int t, long seed) {
+    private static char[] randomSymbols(int rows, int t, long seed) {
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
-        byte[] symbols = new byte[rows * t];
+        char[] symbols = new char[rows * t];
         for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = (byte) random.nextInt(ParameterLayout.PAD);
+            symbols[i] = (char) random.nextInt(Alphabet.SEED.pad());
         }
         return symbols;
     }

@@ -23,6 +23,7 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.serving.Detection;
 import org.langid.serving.TextDetector;
+import org.langid.text.Alphabet;
 import org.langid.text.TextNormalizer;
 import org.langid.text.Vocabulary;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -156,7 +157,7 @@ class LanguageDetectorTest {
                 new LanguageDetector.Options(1, 64, 7, 1).withEngine(FLOAT).withFoldCapitals(false));
         assertArrayEquals(reference("HEJ! HUR MAR DU!"), probabilities(asWritten.detect("HEJ! HUR MÅR DU!")), 1e-5);
         // Prepared windows (evaluate's path) follow the same option.
-        byte[] capitals = Vocabulary.encode("HEJ! HUR MAR DU!");
+        char[] capitals = Alphabet.SEED.encode("HEJ! HUR MAR DU!");
         float[] folded = detector.windowProbabilities(capitals);
         assertArrayEquals(reference("hej! hur mar du!"), toDoubles(folded), 1e-5);
         assertArrayEquals(reference("HEJ! HUR MAR DU!"), toDoubles(asWritten.windowProbabilities(capitals)), 1e-5);
@@ -194,7 +195,7 @@ class LanguageDetectorTest {
     private static double[] reference(String window) {
         int[] symbols = new int[16];
         for (int j = 0; j < 16; j++) {
-            symbols[j] = j < window.length() ? Vocabulary.indexOf(window.charAt(j)) : ParameterLayout.PAD;
+            symbols[j] = j < window.length() ? Vocabulary.indexOf(window.charAt(j)) : Alphabet.SEED.pad();
         }
         SameDiff sd = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff();
         INDArray p = sd.output(Map.of(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(new int[][] {symbols})),

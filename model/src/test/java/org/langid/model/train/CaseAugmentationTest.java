@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.langid.text.Vocabulary;
 import org.langid.model.TestConfigs;
+import org.langid.text.Alphabet;
 
 class CaseAugmentationTest {
 
@@ -19,10 +19,10 @@ class CaseAugmentationTest {
     private static final String[] TEXTS = {"Das ist ein Test", "it's 42; yes! OK", "Ceci n'est pas. ", "THE END, really."};
 
     private static LabelledWindows windows(int copies) {
-        byte[] symbols = new byte[copies * TEXTS.length * 16];
+        char[] symbols = new char[copies * TEXTS.length * 16];
         int[] labels = new int[copies * TEXTS.length];
         for (int i = 0; i < labels.length; i++) {
-            System.arraycopy(Vocabulary.encode(TEXTS[i % TEXTS.length]), 0, symbols, i * 16, 16);
+            System.arraycopy(Alphabet.SEED.encode(TEXTS[i % TEXTS.length]), 0, symbols, i * 16, 16);
             labels[i] = i % 2;
         }
         return new LabelledWindows(symbols, labels, 16, LANGUAGES);
@@ -34,7 +34,7 @@ class CaseAugmentationTest {
         for (int row = 0; row < texts.length; row++) {
             StringBuilder text = new StringBuilder();
             for (int j = 0; j < 16; j++) {
-                text.append(Vocabulary.symbolAt(symbols[row * 16 + j]));
+                text.append(Alphabet.SEED.symbolAt(symbols[row * 16 + j]));
             }
             texts[row] = text.toString();
         }
@@ -49,7 +49,7 @@ class CaseAugmentationTest {
     void everyChangedWindowIsAllCapitalsOrAllLowerCaseAndKeepsItsLabel() {
         LabelledWindows data = windows(250);
         int n = data.size();
-        LocalSteps.Batch batch = LocalSteps.Batch.of(data, identity(n), 0, n, new CaseAugmentation(1.0, 7), 3);
+        LocalSteps.Batch batch = LocalSteps.Batch.of(data, identity(n), 0, n, new CaseAugmentation(1.0, 7, Alphabet.SEED), 3);
         String[] texts = texts(batch);
         int upper = 0;
         int lower = 0;
@@ -75,7 +75,7 @@ class CaseAugmentationTest {
         int[] order = identity(n);
         String[] plain = texts(LocalSteps.Batch.of(data, order, 0, n));
         assertArrayEquals(plain, texts(LocalSteps.Batch.of(data, order, 0, n, CaseAugmentation.NONE, 5)));
-        String[] some = texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.2, 7), 5));
+        String[] some = texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.2, 7, Alphabet.SEED), 5));
         long changed = IntStream.range(0, n).filter(i -> !some[i].equals(plain[i])).count();
         // 10,000 windows at 0.2: 2,000 expected, standard deviation 40 (every text here has
         // letters of both cases, so each drawn window changes).
@@ -87,12 +87,12 @@ class CaseAugmentationTest {
         LabelledWindows data = windows(100);
         int n = data.size();
         int[] order = identity(n);
-        CaseAugmentation augmentation = new CaseAugmentation(0.5, 11);
+        CaseAugmentation augmentation = new CaseAugmentation(0.5, 11, Alphabet.SEED);
         String[] first = texts(LocalSteps.Batch.of(data, order, 0, n, augmentation, 9));
-        assertArrayEquals(first, texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.5, 11), 9)));
+        assertArrayEquals(first, texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.5, 11, Alphabet.SEED), 9)));
         assertFalse(java.util.Arrays.equals(first, texts(LocalSteps.Batch.of(data, order, 0, n, augmentation, 10))),
                 "another step draws other windows");
-        assertFalse(java.util.Arrays.equals(first, texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.5, 12), 9))),
+        assertFalse(java.util.Arrays.equals(first, texts(LocalSteps.Batch.of(data, order, 0, n, new CaseAugmentation(0.5, 12, Alphabet.SEED), 9))),
                 "another seed draws other windows");
         // The same window drawn at the same step changes the same way wherever it sits in the batch.
         int[] reversed = IntStream.range(0, n).map(i -> n - 1 - i).toArray();
@@ -104,16 +104,16 @@ class CaseAugmentationTest {
 
     @Test
     void symbolsWithoutCaseStay() {
-        byte[] symbols = Vocabulary.encode("0123456789 .,;'!");
+        char[] symbols = Alphabet.SEED.encode("0123456789 .,;'!");
         LabelledWindows data = new LabelledWindows(symbols, new int[] {0}, 16, LANGUAGES);
-        LocalSteps.Batch batch = LocalSteps.Batch.of(data, new int[] {0}, 0, 1, new CaseAugmentation(1.0, 1), 0);
+        LocalSteps.Batch batch = LocalSteps.Batch.of(data, new int[] {0}, 0, 1, new CaseAugmentation(1.0, 1, Alphabet.SEED), 0);
         assertEquals("0123456789 .,;'!", texts(batch)[0]);
     }
 
     @Test
     void refusesAShareOutsideZeroToOne() {
-        assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(1.5, 1));
-        assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(Double.NaN, 1));
+        assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(1.5, 1, Alphabet.SEED));
+        assertThrows(IllegalArgumentException.class, () -> new CaseAugmentation(Double.NaN, 1, Alphabet.SEED));
         TrainConfig train = TestConfigs.training();
         train.caseAugmentation = -0.1;
         assertNotEquals(List.of(), train.problems());

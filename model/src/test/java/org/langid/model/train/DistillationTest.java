@@ -17,6 +17,7 @@ import org.langid.model.artefact.TestArtefacts;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.predict.LanguageDetector;
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -33,7 +34,7 @@ class DistillationTest {
     static {
         for (int i = 0; i < 16; i++) {
             SYMBOLS[i] = (7 * i + 3) % 68;
-            SYMBOLS[16 + i] = i < 11 ? (5 * i + 20) % 68 : ParameterLayout.PAD;
+            SYMBOLS[16 + i] = i < 11 ? (5 * i + 20) % 68 : Alphabet.SEED.pad();
         }
     }
 
@@ -72,9 +73,9 @@ class DistillationTest {
         float[] p1;
         float[] p2;
         Configuration conf = new Configuration();
-        byte[] symbols = new byte[SYMBOLS.length];
+        char[] symbols = new char[SYMBOLS.length];
         for (int i = 0; i < symbols.length; i++) {
-            symbols[i] = (byte) SYMBOLS[i];
+            symbols[i] = (char) SYMBOLS[i];
         }
         // The SameDiff graphs: another engine than the teacher's ONNX Runtime, for an independent reference.
         LanguageDetector.Options sameDiff = LanguageDetector.Options.defaults().withEngine(LanguageDetector.Engine.SAMEDIFF);

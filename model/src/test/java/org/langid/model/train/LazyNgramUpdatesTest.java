@@ -13,6 +13,7 @@ import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -201,7 +202,7 @@ class LazyNgramUpdatesTest {
     private static Set<Integer> rows(int[][] windows, ModelConfig config, TrainingState state) {
         int[] symbols = Arrays.stream(windows).flatMapToInt(Arrays::stream).toArray();
         INDArray table = ParameterLayout.of(config).views(state.parameters).get(LanguageIdGraph.NGRAM_TABLE);
-        return Arrays.stream(CharacterNgrams.lookup(symbols, windows.length, config.window, config.ngramMaxOrder, table, null).tableRows())
+        return Arrays.stream(CharacterNgrams.lookup(Alphabet.SEED, symbols, windows.length, config.window, config.ngramMaxOrder, table, null).tableRows())
                 .boxed().collect(Collectors.toSet());
     }
 }

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.trace.passes.Rewrites;
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -34,7 +35,7 @@ class RewritePassesTest {
         for (int row = 0; row < rows; row++) {
             int real = 4 + random.nextInt(config.window - 3);   // some windows padded at the end
             for (int j = 0; j < config.window; j++) {
-                windows[row][j] = j < real ? random.nextInt(ParameterLayout.PAD) : ParameterLayout.PAD;
+                windows[row][j] = j < real ? random.nextInt(Alphabet.SEED.pad()) : Alphabet.SEED.pad();
             }
             labels[row] = random.nextInt(config.classes());
         }

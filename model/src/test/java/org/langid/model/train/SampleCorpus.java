@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 import org.langid.model.data.SentenceSplitter;
 import org.langid.model.data.Split;
+import org.langid.text.Alphabet;
 import org.langid.text.TextNormalizer;
-import org.langid.text.Vocabulary;
 import org.langid.text.Windows;
 
 /**
@@ -48,7 +48,7 @@ public final class SampleCorpus {
             for (String sentence : sentences) {
                 Split split = splitter.splitOf(SentenceSplitter.sentenceId(language, sentence));
                 for (String w : Windows.cut(sentence, window, stride)) {
-                    symbols.get(split).addAll(Vocabulary.encode(w));
+                    symbols.get(split).addAll(Alphabet.SEED.encode(w));
                     labels.get(split).add(label);
                 }
             }
@@ -62,10 +62,10 @@ public final class SampleCorpus {
     }
 
     private static final class ByteList {
-        private byte[] values = new byte[1 << 16];
+        private char[] values = new char[1 << 16];
         private int size;
 
-        void addAll(byte[] more) {
+        void addAll(char[] more) {
             while (size + more.length > values.length) {
                 values = java.util.Arrays.copyOf(values, values.length * 2);
             }
@@ -73,7 +73,7 @@ public final class SampleCorpus {
             size += more.length;
         }
 
-        byte[] toArray() {
+        char[] toArray() {
             return java.util.Arrays.copyOf(values, size);
         }
     }

@@ -14,6 +14,7 @@ import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.trace.Call;
 import org.langid.model.train.trace.RecordedStep;
 import org.langid.model.train.trace.passes.Rewrites;
+import org.langid.text.Alphabet;
 import org.nd4j.autodiff.listeners.At;
 import org.nd4j.autodiff.listeners.BaseListener;
 import org.nd4j.autodiff.listeners.Operation;
@@ -244,7 +245,7 @@ class StepReplayTest {
         for (int[] row : symbols) {
             int real = 2 + random.nextInt(length - 1);   // some windows padded at the end
             for (int j = 0; j < length; j++) {
-                row[j] = j < real ? random.nextInt(ParameterLayout.PAD) : ParameterLayout.PAD;
+                row[j] = j < real ? random.nextInt(Alphabet.SEED.pad()) : Alphabet.SEED.pad();
             }
         }
         return Nd4j.createFromArray(symbols);

@@ -2,6 +2,7 @@ package org.langid.model.train;
 
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
+import org.langid.text.Alphabet;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -11,7 +12,7 @@ import org.langid.model.TestConfigs;
 final class TinyNgramModel {
 
     /** Two windows for it, the second padded (n-grams holding PAD select nothing). */
-    static final int[][] WINDOWS = {{0, 27, 62, 3, 27}, {62, 3, 12, ParameterLayout.PAD, ParameterLayout.PAD}};
+    static final int[][] WINDOWS = {{0, 27, 62, 3, 27}, {62, 3, 12, Alphabet.SEED.pad(), Alphabet.SEED.pad()}};
 
     private TinyNgramModel() {
     }

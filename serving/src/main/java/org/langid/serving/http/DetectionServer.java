@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code POST /v1/detect}, {@code Content-Type: application/json} (UTF-8), body
  *       {@code {"text": "..."}} → {@code {"language", "confidence", "probabilities", "windows", "model_version"}},
+ *       with an optional {@code "languages": ["en", "de"]} to answer from those of the model's languages only,
  *       or {@code {"texts": [...]}} → {@code {"model_version", "results": [{"language", "confidence",
  *       "probabilities", "windows"}, ...]}}. Text that normalises to nothing is {@code "und"}, confidence 0.</li>
  *   <li>{@code GET /healthz} → {@code {"status": "ok", "model_version"}}.</li>
@@ -289,6 +290,7 @@ public final class DetectionServer implements AutoCloseable {
         requireJsonContentType(exchange.getRequestHeaders().getFirst("Content-Type"));
         JsonNode request = parse(readBody(exchange));
         ServingModel serving = model.get();   // one model for the whole request, even if a reload swaps it meanwhile
+        TextDetector detector = detectorFor(serving, request.get("languages"));
         JsonNode text = request.get("text");
         JsonNode texts = request.get("texts");
         if ((text == null) == (texts == null)) {
@@ -298,7 +300,7 @@ public final class DetectionServer implements AutoCloseable {
             if (!text.isTextual()) {
                 throw new Rejection(400, "\"text\" must be a string");
             }
-            ObjectNode result = detect(serving, List.of(text.textValue())).get(0).toJson();
+            ObjectNode result = detect(detector, List.of(text.textValue())).get(0).toJson();
             result.put("model_version", serving.modelVersion());
             return result;
         }
@@ -319,13 +321,35 @@ public final class DetectionServer implements AutoCloseable {
         ObjectNode response = JSON.createObjectNode();
         response.put("model_version", serving.modelVersion());
         ArrayNode results = response.putArray("results");
-        detect(serving, values).forEach(detection -> results.add(detection.toJson()));
+        detect(detector, values).forEach(detection -> results.add(detection.toJson()));
         return response;
     }
 
+    /** The model's detector, restricted to the request's {@code "languages"} when it names some. */
+    private static TextDetector detectorFor(ServingModel serving, JsonNode languages) throws Rejection {
+        if (languages == null) {
+            return serving.detector();
+        }
+        if (!languages.isArray() || languages.isEmpty()) {
+            throw new Rejection(400, "\"languages\" must be a non-empty array of language codes");
+        }
+        List<String> subset = new ArrayList<>();
+        for (JsonNode language : languages) {
+            if (!language.isTextual()) {
+                throw new Rejection(400, "\"languages\" must be a non-empty array of language codes");
+            }
+            subset.add(language.textValue());
+        }
+        try {
+            return serving.detector().restrictedTo(subset);
+        } catch (IllegalArgumentException e) {
+            throw new Rejection(400, "\"languages\": " + e.getMessage());
+        }
+    }
+
     /** Detections from the inference pool; 503 when too many requests already wait for it. */
-    private List<Detection> detect(ServingModel serving, List<String> texts) throws Rejection {
-        CompletableFuture<List<Detection>> pending = inference.submit(serving.detector(), texts);
+    private List<Detection> detect(TextDetector detector, List<String> texts) throws Rejection {
+        CompletableFuture<List<Detection>> pending = inference.submit(detector, texts);
         if (pending == null) {
             throw new Rejection(503, "the server is busy (more than " + limits.maxWaitingRequests()
                     + " requests wait for the model); retry after " + RETRY_AFTER_SECONDS + " s");

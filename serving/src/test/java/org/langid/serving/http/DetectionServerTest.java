@@ -112,6 +112,22 @@ class DetectionServerTest {
     }
 
     @Test
+    void aRequestMayNameTheLanguagesToAnswerFrom() throws Exception {
+        List<String> texts = List.of("Até logo, meu amigo", "Hasta luego, amigo mío", "Goodbye");
+        HttpResponse<String> response = detect(server, JSON.writeValueAsString(Map.of("texts", texts, "languages", List.of("pt", "es"))));
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode results = JSON.readTree(response.body()).get("results");
+        List<Detection> expected = reference.detector().restrictedTo(List.of("pt", "es")).detectAll(texts);
+        for (int i = 0; i < texts.size(); i++) {
+            assertDetection(expected.get(i), results.get(i));
+            assertEquals(List.of("es", "pt"), fieldNames(results.get(i).get("probabilities")), texts.get(i));
+        }
+        HttpResponse<String> refused = detect(server, "{\"text\": \"a\", \"languages\": [\"xx\"]}");
+        assertError(400, refused, "a language the model lacks");
+        assertTrue(refused.body().contains("'xx' is not one of the model's languages"), refused.body());
+    }
+
+    @Test
     void malformedRequestsAre400WithAReason() throws Exception {
         Map<String, String> bodies = new LinkedHashMap<>();
         bodies.put("truncated", "{\"text\": \"Hallo");
@@ -128,6 +144,9 @@ class DetectionServerTest {
         bodies.put("texts with null", "{\"texts\": [null]}");
         bodies.put("duplicate field", "{\"text\": \"a\", \"text\": \"b\"}");
         bodies.put("two objects", "{\"text\": \"a\"} {\"text\": \"b\"}");
+        bodies.put("languages not an array", "{\"text\": \"a\", \"languages\": \"de\"}");
+        bodies.put("languages empty", "{\"text\": \"a\", \"languages\": []}");
+        bodies.put("languages the model lacks", "{\"text\": \"a\", \"languages\": [\"de\", \"el\"]}");
         bodies.put("deeply nested", "{\"text\": " + "[".repeat(3000) + "]".repeat(3000) + "}");
         for (Map.Entry<String, String> body : bodies.entrySet()) {
             assertError(400, detect(server, body.getValue()), body.getKey());
