@@ -223,17 +223,29 @@ MIN_LETTER_RATIO = 0.5   # letters / non-space characters (drops code, formulas,
 MAX_MARKUP_RATIO = 0.5   # letters inside menu/shortcut/literal markup / all letters
 
 
-def keep_sentence(s, markup_letters=0):
-    # Letters of scripts written without spaces count as words; 6 of them make a sentence
-    # long enough (Latin-script text has none: the rule is then the original one).
-    no_space = sum(1 for c in s if c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS)
-    if (len(s) < MIN_CHARS and no_space < UI_MIN_NO_SPACE_LETTERS) or "\ufffd" in s:
+def keep_sentence(s, markup_letters=0, script="Latin"):
+    """The sentence rule of the help pages, the UDHR and Wesnoth.
+
+    script: the language's script. Outside the Latin script, combining marks (vowel signs)
+    count as letters. Scripts written without spaces between words (zh, ja, th, km, my, dz...):
+    each of their letters counts as a word, and 6 of them are long enough.
+    """
+    if script in NO_SPACE_SCRIPTS or script == "Japanese":
+        no_space = sum(1 for c in s if c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS)
+        too_short = len(s) < MIN_CHARS and no_space < UI_MIN_NO_SPACE_LETTERS
+        words = len(s.split()) + sum(1 for c in s if is_cjk(c) or
+                                     (c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS))
+    else:
+        too_short = len(s) < MIN_CHARS
+        # each CJK character counts as a word; the Ethiopic word space separates words
+        words = len(s.replace("\u1361", " ").split()) + sum(1 for c in s if is_cjk(c))
+    if too_short or "\ufffd" in s:
         return False
     letters = sum(1 for c in s if c.isalpha())
     if letters == 0:
         return False
-    words = len(s.replace("\u1361", " ").split()) + sum(1 for c in s if is_cjk(c) or
-                                                         (c.isalpha() and char_script(c) in NO_SPACE_SCRIPTS))
+    if script != "Latin":
+        letters += sum(1 for c in s if unicodedata.category(c)[0] == "M")
     if words < MIN_WORDS:
         return False
     nonspace = sum(1 for c in s if not c.isspace())
@@ -244,7 +256,7 @@ def keep_sentence(s, markup_letters=0):
     return True
 
 
-def sentences_from_segments(segments):
+def sentences_from_segments(segments, script="Latin"):
     """segments: list of lists of (text, markup_flag) chunks, one per paragraph-like element."""
     result = []
     for chunks in segments:
@@ -259,7 +271,7 @@ def sentences_from_segments(segments):
                 b -= 1
             s = text[a:b]
             markup = sum(1 for k in range(a, b) if flags[k] and text[k].isalpha())
-            if keep_sentence(s, markup):
+            if keep_sentence(s, markup, script):
                 result.append(s)
     return result
 
@@ -351,13 +363,13 @@ LO_PARSER = dict(
 UDHR_PARSER = dict(skip_tags={"head", "script", "style", "title", "noscript"})
 
 
-def extract_html_file(path, parser_cfg):
+def extract_html_file(path, parser_cfg, script="Latin"):
     with open(path, "rb") as f:
         data = f.read().decode("utf-8", errors="replace")
     p = SegmentParser(**parser_cfg)
     p.feed(data)
     p.close()
-    return sentences_from_segments(p.segments)
+    return sentences_from_segments(p.segments, script)
 
 
 def dedup(sentences):
@@ -370,12 +382,12 @@ def dedup(sentences):
     return out
 
 
-def extract_libreoffice_dir(help_text_dir):
+def extract_libreoffice_dir(help_text_dir, script="Latin"):
     files = sorted(glob.glob(os.path.join(help_text_dir, "**", "*.html"), recursive=True),
                    key=lambda p: os.path.relpath(p, help_text_dir).replace(os.sep, "/"))
     sentences = []
     for path in files:
-        sentences.extend(extract_html_file(path, LO_PARSER))
+        sentences.extend(extract_html_file(path, LO_PARSER, script))
     return dedup(sentences), len(files)
 
 
@@ -571,6 +583,7 @@ def find_wesnoth_source(work, lang):
                    else ", ".join(os.path.relpath(p, root) for p in paths),
         "_paths": paths,
         "_english": is_english(lang),
+        "_no_space": is_script(lang),
     }
 
 
@@ -585,7 +598,7 @@ def extract_wesnoth(source):
                 texts.append(msgstr)
     sentences, markup = [], 0
     for text in texts:
-        for s in sentences_from_segments([[(text, False)]]):
+        for s in sentences_from_segments([[(text, False)]], source["_script"]):
             if WESNOTH_MARKUP_RE.search(s):
                 markup += 1
             else:
@@ -1119,7 +1132,7 @@ def discover_units(work, source, wanted):
             info = find_lo_source(work, lang)
             if info:
                 units.append((source, lang, lang, {k: v for k, v in info.items() if not k.startswith("_")},
-                              ("libreoffice", info["_text_dir"])))
+                              ("libreoffice", info["_text_dir"], is_script(lang))))
     elif source == "firefox":
         for d in unpacked_packages(work, source):
             meta = package_meta(d)
@@ -1187,7 +1200,7 @@ def run_unit(job):
     kind = job[0]
     counts = collections.Counter()
     if kind == "libreoffice":
-        sents, nfiles = extract_libreoffice_dir(job[1])
+        sents, nfiles = extract_libreoffice_dir(job[1], job[2])
         return sents, counts, {"html_pages": nfiles}
     if kind == "zip":
         _, paths, en_us = job
@@ -1395,7 +1408,7 @@ def cmd_extract(args):
         for lang in ref_langs:
             src = find_udhr_source(work, lang, entries)
             if src:
-                segs = dedup(extract_html_file(src["_path"], UDHR_PARSER))
+                segs = dedup(extract_html_file(src["_path"], UDHR_PARSER, is_script(lang)))
                 meta = {k: v for k, v in src.items() if not k.startswith("_")}
                 raw[("udhr", lang)].append(((0, lang), src["udhr_code"], meta, segs, collections.Counter(), {}))
     if "wesnoth" in sources:
