@@ -736,6 +736,7 @@ UI_ACCEL_RE = re.compile(r"~|_(?=\w)|&(?![A-Za-z#][\w.#-]*;)(?=\w)")
 UI_ENTITY_RE = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[A-Za-z][\w.-]*);")
 UI_HTML_ENTITIES = {"amp", "lt", "gt", "quot", "apos", "nbsp"}
 UI_LINE_RE = re.compile(r"[\n\r\t\u2028\u2029]+")
+WRAPPED_LINE_RE = re.compile(r"(?<![\n.:!?])\n(?![\n\-*•])")
 
 
 def _ui_entity(m):
@@ -776,10 +777,15 @@ def segment_verdict(s):
     return "too_short"
 
 
-def ui_segments(texts, counts):
-    """Clean, split (lines, then sentences) and filter UI strings; counts[reason] += dropped."""
+def ui_segments(texts, counts, wrapped=False):
+    """Clean, split (lines, then sentences) and filter UI strings; counts[reason] += dropped.
+
+    wrapped: the strings are hard-wrapped paragraphs (Freeciv's help): a single line break is a space.
+    """
     out = []
     for text in texts:
+        if wrapped:
+            text = WRAPPED_LINE_RE.sub(" ", text)
         for piece in UI_LINE_RE.split(clean_ui_text(text)):
             norm, _ = normalize_chunks([(unicodedata.normalize("NFC", piece), False)])
             for a, b in split_sentences(norm):
@@ -1157,7 +1163,7 @@ def discover_units(work, source, wanted):
                 mos = sorted(glob.glob(os.path.join(res, "LC_MESSAGES", "*.mo")))
                 if lang and mos and wanted(lang):
                     units.append((source, tag, lang, dict(meta, files=[os.path.relpath(res, d) + "/LC_MESSAGES/*.mo"]),
-                                  ("mo", mos, is_english(lang))))
+                                  ("mo", mos, is_english(lang), False)))
     elif source == "openttd":
         for d in unpacked_packages(work, source):
             meta = package_meta(d)
@@ -1176,13 +1182,13 @@ def discover_units(work, source, wanted):
                 mos = sorted(glob.glob(os.path.join(loc, "LC_MESSAGES", "*.mo")))
                 if lang and mos and wanted(lang) and not is_english(lang):
                     units.append((source, tag, lang, dict(meta, files=[os.path.relpath(m, d) for m in mos]),
-                                  ("mo", mos, False)))
+                                  ("mo", mos, False, True)))
         # Freeciv's English is its msgids: every locale's catalogues give them.
         if wanted(ENGLISH):
             all_mos = sorted(glob.glob(os.path.join(work, "freeciv", "*", "**", "LC_MESSAGES", "*.mo"), recursive=True))
             if all_mos:
                 units.append((source, "msgid", ENGLISH, {"files": ["msgid of every locale's catalogues"]},
-                              ("mo-msgid", all_mos)))
+                              ("mo-msgid", all_mos, True, True)))
     elif source == "gcompris":
         for d in unpacked_packages(work, source):
             meta = package_meta(d)
@@ -1222,7 +1228,7 @@ def run_unit(job):
                 else:
                     texts.append(msgstr)
         counts["untranslated_strings"] = untranslated
-        return ui_segments(texts, counts), counts, {"strings": len(texts)}
+        return ui_segments(texts, counts, wrapped=job[3]), counts, {"strings": len(texts)}
     if kind == "qm":
         texts = []
         for source_text, translation in read_qm(job[1]):
