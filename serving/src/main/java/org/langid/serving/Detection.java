@@ -9,12 +9,14 @@ import java.util.Map;
  * of every language (in the model's output order), and how many windows were combined.
  * Text with nothing the model reads as language (no letters, or letters mostly of scripts its
  * alphabet has no symbols for) gets {@value TextDetector#UNDETERMINED}, confidence 0, no
- * probabilities and 0 windows.
+ * probabilities and 0 windows; text whose combined probability is below the detector's
+ * confidence floor gets {@value TextDetector#UNDETERMINED} and confidence 0 with its
+ * probabilities and windows.
  */
 public record Detection(String language, double confidence, Map<String, Double> probabilities, int windows) {
 
     public boolean isDetermined() {
-        return windows > 0;
+        return !TextDetector.UNDETERMINED.equals(language);
     }
 
     /** {@code {"language", "confidence", "probabilities": {...}, "windows"}}, as predict --format json and serve answer. */

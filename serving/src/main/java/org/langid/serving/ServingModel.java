@@ -97,7 +97,9 @@ public final class ServingModel implements AutoCloseable {
             classifier = open(directory, location, manifest, ONNX, version, window, languages.size(), intraOpThreads,
                     ONNX + " instead of " + inexact + "; 'langid export --add-onnx' rewrites it with 7-bit weights");
         }
-        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, alphabet, options, parallelism));
+        TextDetector detector = new TextDetector(classifier, languages, window, alphabet, options, parallelism);
+        double floor = confidenceFloor(manifest, directory.toString());
+        return new ServingModel(directory, manifest, floor > 0 ? detector.withConfidenceFloor(floor) : detector);
     }
 
     /** The artefact's {@code flavour} file, read, checked against its SHA-256 and opened; {@code label} names it in the engine. */
@@ -154,6 +156,21 @@ public final class ServingModel implements AutoCloseable {
                     + " after its " + alphabet.size() + " symbols: the artefact is damaged");
         }
         return alphabet;
+    }
+
+    /**
+     * The manifest's {@code confidence_floor}: below it a text is {@value TextDetector#UNDETERMINED}
+     * (the model's languages exclude it); 0 when the manifest names none.
+     */
+    public static double confidenceFloor(JsonNode manifest, String directory) {
+        JsonNode floor = manifest.path("confidence_floor");
+        if (floor.isMissingNode()) {
+            return 0;
+        }
+        if (!floor.isNumber() || floor.asDouble() < 0 || floor.asDouble() >= 1) {
+            throw new ModelLoadException(directory + "/" + MANIFEST + ": confidence_floor must be a number in [0, 1), not " + floor);
+        }
+        return floor.asDouble();
     }
 
     /** The artefact directory {@code location} names: itself, or a registry's current version. */

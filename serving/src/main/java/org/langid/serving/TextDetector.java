@@ -57,6 +57,7 @@ public final class TextDetector {
     private final WindowClassifier classifier;
     private final Alphabet alphabet;
     private final boolean[] allowed;   // null: every language of the model; else the subset answers come from
+    private final double confidenceFloor;   // a text whose combined probability is below this is und
     private final Options options;
     private final List<String> languages;
     private final int window;
@@ -76,6 +77,7 @@ public final class TextDetector {
         this.classifier = classifier;
         this.alphabet = alphabet;
         this.allowed = null;
+        this.confidenceFloor = 0;
         this.languages = List.copyOf(languages);
         this.window = window;
         this.options = options;
@@ -87,10 +89,11 @@ public final class TextDetector {
         }, null, false) : null;
     }
 
-    private TextDetector(TextDetector whole, boolean[] allowed) {
+    private TextDetector(TextDetector whole, boolean[] allowed, double confidenceFloor) {
         this.classifier = whole.classifier;
         this.alphabet = whole.alphabet;
         this.allowed = allowed;
+        this.confidenceFloor = confidenceFloor;
         this.languages = whole.languages;
         this.window = whole.window;
         this.options = whole.options;
@@ -115,7 +118,24 @@ public final class TextDetector {
             }
             chosen[index] = true;
         }
-        return new TextDetector(this, chosen);
+        return new TextDetector(this, chosen, confidenceFloor);
+    }
+
+    /**
+     * This detector answering {@value #UNDETERMINED} for a text whose combined probability is below
+     * {@code floor} (its probabilities still reported): a model's evidence that the text is in none
+     * of its languages. An artefact's manifest may name the floor its evidence supports
+     * ({@code confidence_floor}); 0 answers every text that has windows.
+     */
+    public TextDetector withConfidenceFloor(double floor) {
+        if (!(floor >= 0 && floor < 1)) {
+            throw new IllegalArgumentException("the confidence floor must be in [0, 1), got " + floor);
+        }
+        return new TextDetector(this, allowed, floor);
+    }
+
+    public double confidenceFloor() {
+        return confidenceFloor;
     }
 
     /** The model's languages, in its output order (all of them, also when {@link #restrictedTo restricted}). */
@@ -294,6 +314,10 @@ public final class TextDetector {
                 best = c;
             }
         }
-        return new Detection(languages.get(best), mean[best] / sum, combined, windows);
+        double confidence = mean[best] / sum;
+        if (confidence < confidenceFloor) {
+            return new Detection(UNDETERMINED, 0.0, combined, windows);
+        }
+        return new Detection(languages.get(best), confidence, combined, windows);
     }
 }

@@ -105,6 +105,18 @@ class ServingModelTest {
     }
 
     @Test
+    void theManifestsConfidenceFloorIsTheDetectorsOwn() throws IOException {
+        Path floored = ReleasedModel.copyWithInt8(temp.resolve("floored"), bytes -> bytes);
+        editManifest(floored, manifest -> manifest.put("confidence_floor", 0.5));
+        try (ServingModel model = ServingModel.load(floored, ReleasedModel.DEFAULTS, 1)) {
+            assertEquals(0.5, model.detector().confidenceFloor());
+        }
+        try (ServingModel model = ReleasedModel.load(true)) {
+            assertEquals(0.0, model.detector().confidenceFloor(), "none named: every text with windows gets a language");
+        }
+    }
+
+    @Test
     void aDamagedOrIncompatibleManifestIsRefused() throws IOException {
         Path directory = ReleasedModel.copyWithInt8(temp.resolve("artefact"), bytes -> bytes);
         Path manifest = directory.resolve(ServingModel.MANIFEST);
@@ -130,6 +142,10 @@ class ServingModelTest {
         Files.writeString(manifest, original);
         editManifest(directory, m -> m.put("pad_index", 70));
         assertRefused(directory, "pads windows with symbol 70, not 68 after its 68 symbols: the artefact is damaged");
+
+        Files.writeString(manifest, original);
+        editManifest(directory, m -> m.put("confidence_floor", 1.5));
+        assertRefused(directory, "confidence_floor must be a number in [0, 1), not 1.5");
 
         Files.writeString(manifest, original);
         editManifest(directory, m -> m.remove("model_version"));

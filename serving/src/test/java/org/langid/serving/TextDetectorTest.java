@@ -102,6 +102,32 @@ class TextDetectorTest {
     }
 
     @Test
+    void belowTheConfidenceFloorATextIsUndWithItsProbabilitiesStillReported() {
+        TextDetector floored = detector.withConfidenceFloor(0.9);
+        assertEquals(0.9, floored.confidenceFloor());
+        int und = 0;
+        for (String text : ReleasedModel.withShortAndMixedTexts()) {
+            Detection whole = detector.detect(text);
+            Detection detection = floored.detect(text);
+            assertEquals(whole.probabilities(), detection.probabilities(), text);
+            assertEquals(whole.windows(), detection.windows(), text);
+            if (whole.confidence() < 0.9) {
+                assertEquals(TextDetector.UNDETERMINED, detection.language(), text);
+                assertEquals(0.0, detection.confidence(), text);
+                assertFalse(detection.isDetermined(), text);
+                und++;
+            } else {
+                assertEquals(whole, detection, text);
+            }
+        }
+        assertTrue(und > 0, "some short texts are below 0.9");
+        assertEquals(Map.of("es", 1.0), detector.restrictedTo(List.of("es")).withConfidenceFloor(0.99).detect("Até logo").probabilities(),
+                "a subset and a floor together");
+        assertThrows(IllegalArgumentException.class, () -> detector.withConfidenceFloor(1.0));
+        assertThrows(IllegalArgumentException.class, () -> detector.withConfidenceFloor(-0.1));
+    }
+
+    @Test
     void onlyTheLatinPartOfMixedScriptTextCounts() {
         assertEquals("de", detector.detect("Москва: Der Zug in die Stadt fährt jeden Morgen um sieben ab. 東京").language());
         assertEquals(detector.detect("Москва Wir haben das ganze Wochenende die Küche gestrichen."),

@@ -33,6 +33,11 @@ public final class ExportCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Destination destination;
 
+    @Option(names = "--confidence-floor", paramLabel = "P", description = "Record P in the published model's manifest: a text "
+            + "whose combined probability is below it is und (in none of the model's languages). Measure it with bench/und/threshold.sh. "
+            + "Default: none (0).")
+    Double confidenceFloor;
+
     @Option(names = "--add-onnx", paramLabel = "ARTEFACT", description = "Write model.onnx and model.int8.onnx (from the artefact's own parameters) into "
             + "this artefact, or into a registry's current version, and list them in the manifest. The model version stays.")
     String addOnnx;
@@ -122,7 +127,8 @@ public final class ExportCommand implements Callable<Integer> {
         return source.withNgramFilter(filter, provenance, Instant.now());
     }
 
-    private int publish(ModelArtefact artefact, Configuration conf) {
+    private int publish(ModelArtefact exported, Configuration conf) {
+        ModelArtefact artefact = confidenceFloor == null ? exported : exported.withConfidenceFloor(confidenceFloor);
         String location;
         if (destination.registry != null) {
             location = new ModelRegistry(destination.registry, conf).publish(artefact);

@@ -141,6 +141,24 @@ public final class ModelArtefact {
         return new ModelArtefact(new Manifest(document), withOnnx);
     }
 
+    /**
+     * This artefact with {@code confidence_floor} in its manifest: detectors that load it answer
+     * und for a text whose combined probability is below {@code floor} (0 removes the field).
+     */
+    public ModelArtefact withConfidenceFloor(double floor) {
+        if (!(floor >= 0 && floor < 1)) {
+            throw new IllegalArgumentException("the confidence floor must be in [0, 1), got " + floor);
+        }
+        ObjectNode document = manifest.toJson();
+        if (floor > 0) {
+            document.put("confidence_floor", floor);
+        } else {
+            document.remove("confidence_floor");
+        }
+        JsonSchemas.requireValid(Manifest.SCHEMA_FILE, document, "the manifest being written");
+        return new ModelArtefact(new Manifest(document), files);
+    }
+
     /** The ONNX flavour, when the artefact has one (artefacts written before it existed do not). */
     public java.util.Optional<byte[]> onnxModel() {
         return java.util.Optional.ofNullable(files.get(ONNX));

@@ -192,6 +192,22 @@ class ModelArtefactTest {
     }
 
     /** Deletes these files and their manifest entries: an artefact written before they existed. */
+    @Test
+    void aConfidenceFloorTravelsInTheManifestAndDetectorsLoadIt() {
+        ModelConfig config = TestArtefacts.smallConfig();
+        ModelArtefact floored = TestArtefacts.create(config, TestArtefacts.parameters(config, 7), CREATED).withConfidenceFloor(0.6);
+        floored.writeTo(dir.toString(), CONF);
+        ModelArtefact loaded = ModelArtefact.load(dir.toString(), CONF);
+        assertEquals(0.6, loaded.manifest().toJson().get("confidence_floor").asDouble());
+        try (var detector = new org.langid.model.predict.LanguageDetector(loaded, org.langid.model.predict.LanguageDetector.Options.defaults())) {
+            assertEquals(0.6, detector.restrictedTo(detector.languages()).confidenceFloor());
+            var detection = detector.detect("Das ist ein kleines Haus am Rande der Stadt.");
+            assertTrue(detection.confidence() >= 0.6 || "und".equals(detection.language()), detection.toString());
+        }
+        assertFalse(floored.withConfidenceFloor(0).manifest().toJson().has("confidence_floor"), "0 removes it");
+        assertThrows(IllegalArgumentException.class, () -> floored.withConfidenceFloor(1.2));
+    }
+
     private void unlist(String... files) throws IOException {
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
         var manifest = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(dir.resolve(ModelArtefact.MANIFEST).toFile());
