@@ -106,9 +106,27 @@ public final class EvaluateJob {
             dataNode.put("sentences_without_text", sentences.empty());
         }
         languages.forEach(report.putArray("languages")::add);
+        LanguageScripts scripts = new LanguageScripts(languages);
+        if (sentences != null) {
+            for (int i = 0; i < sentences.texts().size(); i++) {
+                scripts.add(sentences.labels()[i], sentences.texts().get(i));
+            }
+            report.put("scripts_counted_from", "sentences");
+        } else if (windows != null) {
+            scripts.addWindows(windows.labels(), windows.symbols(), window, alphabet);
+            report.put("scripts_counted_from", "windows");
+        }
+        ArrayNode languageScripts = report.putArray("language_scripts");
+        for (int i = 0; i < languages.size(); i++) {
+            languageScripts.addObject().put("language", languages.get(i)).put("script", LanguageScripts.name(scripts.scriptOf(i)))
+                    .put("share", scripts.share(i)).put("letters", scripts.letters(i));
+        }
+        List<RelatedLanguages.Group> groups = RelatedLanguages.among(languages);
         ArrayNode detectors = report.putArray("detectors");
         int[] firstWindows = null;
         int[] firstSentences = null;
+        ConfusionScores firstWindowScores = null;
+        ConfusionScores firstSentenceScores = null;
         for (Candidate candidate : candidates) {
             boolean first = candidate == candidates.get(0);
             ObjectNode entry = detectors.addObject();
@@ -116,6 +134,14 @@ public final class EvaluateJob {
             entry.put("description", candidate.description());
             if (candidate.training() != null) {
                 entry.set("trained", candidate.training());
+            }
+            List<String> unknown = candidate.unknownLanguages();
+            if (!unknown.isEmpty()) {
+                unknown.forEach(entry.putArray("unknown_languages")::add);
+            }
+            boolean[] known = new boolean[languages.size()];
+            for (int i = 0; i < known.length; i++) {
+                known[i] = !unknown.contains(languages.get(i));
             }
             if (windows != null) {
                 LOG.info("{}: {} windows", candidate.name(), windows.size());
@@ -125,11 +151,19 @@ public final class EvaluateJob {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(windows.labels(), predicted, i -> windowText(windows, alphabet, i));
                 ObjectNode windowScores = scores.toJson(seconds);
+                addBreakdowns(windowScores, scores, scripts, groups);
                 if (first) {
                     firstWindows = predicted;
-                } else if (windowClusters != null && windows.size() > 0) {
-                    windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
-                            .toJson(candidates.get(0).name(), "sentence"));
+                    firstWindowScores = scores;
+                } else {
+                    if (windowClusters != null && windows.size() > 0) {
+                        windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
+                                .toJson(candidates.get(0).name(), "sentence"));
+                    }
+                    if (!unknown.isEmpty()) {
+                        windowScores.set("shared", shared(languages, known, firstWindowScores, scores, windows.labels(), firstWindows, predicted,
+                                true, read.sentenceIds(), candidates.get(0).name()));
+                    }
                 }
                 entry.set("windows", windowScores);
             }
@@ -141,11 +175,19 @@ public final class EvaluateJob {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
                 ObjectNode sentenceScores = scores.toJson(seconds);
+                addBreakdowns(sentenceScores, scores, scripts, groups);
                 if (first) {
                     firstSentences = predicted;
-                } else if (!sentences.texts().isEmpty()) {
-                    sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
-                            .toJson(candidates.get(0).name(), "item"));
+                    firstSentenceScores = scores;
+                } else {
+                    if (!sentences.texts().isEmpty()) {
+                        sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
+                                .toJson(candidates.get(0).name(), "item"));
+                    }
+                    if (!unknown.isEmpty()) {
+                        sentenceScores.set("shared", shared(languages, known, firstSentenceScores, scores, sentences.labels(), firstSentences,
+                                predicted, false, null, candidates.get(0).name()));
+                    }
                 }
                 entry.set("sentences", sentenceScores);
             }
@@ -170,6 +212,64 @@ public final class EvaluateJob {
         });
         JsonSchemas.requireValid(SCHEMA_FILE, report, "the evaluation report");
         return report;
+    }
+
+    private static void addBreakdowns(ObjectNode level, ConfusionScores scores, LanguageScripts scripts, List<RelatedLanguages.Group> groups) {
+        level.set("per_script", scores.perScriptJson(scripts.scripts(), scripts.distinct()));
+        if (!groups.isEmpty()) {
+            level.set("related", scores.relatedJson(groups));
+        }
+    }
+
+    /**
+     * A peer that lacks some of the model's languages against the model over the items of the
+     * languages it knows (report.json's {@code shared}): its overall figures count every item of
+     * a language it cannot answer as an error, which says little about the languages it has.
+     *
+     * @param windows     whether the items are windows: then they are resampled by sentence, and without
+     *                    {@code sentenceIds} there is no interval
+     * @param sentenceIds each window's sentence; null for sentences, or for windows read without the column
+     */
+    static ObjectNode shared(List<String> languages, boolean[] known, ConfusionScores model, ConfusionScores peer, int[] truth,
+                             int[] modelPredicted, int[] predicted, boolean windows, long[] sentenceIds, String modelName) {
+        ObjectNode node = JSON.createObjectNode();
+        ArrayNode names = node.putArray("languages");
+        for (int i = 0; i < known.length; i++) {
+            if (known[i]) {
+                names.add(languages.get(i));
+            }
+        }
+        long[] ours = model.totalAndCorrectAmong(known);
+        long[] theirs = peer.totalAndCorrectAmong(known);
+        node.put("count", theirs[0]);
+        node.put("correct", theirs[1]);
+        node.put("accuracy", theirs[0] == 0 ? 0 : theirs[1] / (double) theirs[0]);
+        node.put("model_correct", ours[1]);
+        node.put("model_accuracy", ours[0] == 0 ? 0 : ours[1] / (double) ours[0]);
+        int n = (int) theirs[0];
+        if (n == 0 || windows && sentenceIds == null) {
+            return node;
+        }
+        int[] subTruth = new int[n];
+        int[] subModel = new int[n];
+        int[] subPeer = new int[n];
+        long[] subIds = sentenceIds == null ? null : new long[n];
+        int k = 0;
+        for (int i = 0; i < truth.length; i++) {
+            if (known[truth[i]]) {
+                subTruth[k] = truth[i];
+                subModel[k] = modelPredicted[i];
+                subPeer[k] = predicted[i];
+                if (subIds != null) {
+                    subIds[k] = sentenceIds[i];
+                }
+                k++;
+            }
+        }
+        PairedBootstrap.Lead lead = windows ? PairedBootstrap.lead(subTruth, subModel, subPeer, PairedBootstrap.clustersOf(subTruth, subIds))
+                : PairedBootstrap.lead(subTruth, subModel, subPeer);
+        node.set("model_lead", lead.toJson(modelName, windows ? "sentence" : "item"));
+        return node;
     }
 
     /** Writes report.json and report.html into {@code output}. */
