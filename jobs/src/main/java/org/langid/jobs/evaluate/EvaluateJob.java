@@ -278,44 +278,68 @@ public final class EvaluateJob {
         HadoopFiles.writeStringAtomically(output + "/report.html", EvaluationHtml.render(report), conf);
     }
 
-    /** A table a person reads in a terminal: accuracy per language, for each detector, windows and sentences. */
+    /**
+     * A table a person reads in a terminal: accuracy per language and per script, for each detector,
+     * windows and sentences; the peers' leads (also over the languages a peer knows); one line per
+     * group of related languages.
+     */
     public static void printSummary(JsonNode report, PrintStream out) {
         List<String> languages = new ArrayList<>();
         report.get("languages").forEach(l -> languages.add(l.asText()));
+        int labels = 8;
+        for (String language : languages) {
+            labels = Math.max(labels, language.length());
+        }
+        for (JsonNode script : report.path("language_scripts")) {
+            labels = Math.max(labels, script.get("script").asText().length());
+        }
+        String label = "  %-" + labels + "s";
+        List<JsonNode> detectors = new ArrayList<>();
+        report.get("detectors").forEach(detectors::add);
         for (String level : List.of("windows", "sentences")) {
-            List<JsonNode> scored = new ArrayList<>();
-            report.get("detectors").forEach(d -> {
-                if (d.has(level)) {
-                    scored.add(d);
-                }
-            });
+            List<JsonNode> scored = detectors.stream().filter(d -> d.has(level)).toList();
             if (scored.isEmpty()) {
                 continue;
             }
             int width = Math.max(14, scored.stream().mapToInt(d -> d.get("name").asText().length()).max().orElse(0));
             String name = " %" + width + "s";
             String percent = " %" + (width - 1) + ".1f%%";
-            out.printf(Locale.ROOT, "%-10s", level);
+            out.printf(Locale.ROOT, "%-" + (labels + 2) + "s", level);
             scored.forEach(d -> out.printf(Locale.ROOT, name, d.get("name").asText()));
             out.println();
             for (int i = 0; i < languages.size(); i++) {
-                out.printf(Locale.ROOT, "  %-8s", languages.get(i));
+                out.printf(Locale.ROOT, label, languages.get(i));
                 for (JsonNode d : scored) {
                     JsonNode entry = d.get(level).get("per_language").get(i);
                     out.printf(Locale.ROOT, percent, 100 * entry.get("recall").asDouble());
                 }
                 out.println();
             }
-            out.printf(Locale.ROOT, "  %-8s", "all");
+            out.printf(Locale.ROOT, label, "all");
             scored.forEach(d -> out.printf(Locale.ROOT, percent, 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+            JsonNode scripts = scored.get(0).get(level).path("per_script");
+            for (int s = 0; s < scripts.size(); s++) {
+                out.printf(Locale.ROOT, label, scripts.get(s).get("script").asText());
+                for (JsonNode d : scored) {
+                    out.printf(Locale.ROOT, percent, 100 * d.get(level).path("per_script").path(s).path("accuracy").asDouble());
+                }
+                List<String> members = new ArrayList<>();
+                scripts.get(s).get("languages").forEach(l -> members.add(l.asText()));
+                out.printf(Locale.ROOT, "   (script: %s)%n", String.join(", ", members));
+            }
             for (JsonNode d : scored) {
                 JsonNode lead = d.get(level).path("model_lead");
                 if (lead.isObject()) {
-                    out.printf(Locale.ROOT, "  %s - %s: %+.2f points (95%% interval %+.2f to %+.2f over %d sentences)%n",
-                            lead.get("model").asText(), d.get("name").asText(), 100 * lead.get("accuracy_difference").asDouble(),
-                            100 * lead.get("interval_95").get(0).asDouble(), 100 * lead.get("interval_95").get(1).asDouble(),
-                            lead.get("clusters").asLong());
+                    out.printf(Locale.ROOT, "  %s - %s: %s%n", lead.get("model").asText(), d.get("name").asText(), leadText(lead));
+                }
+                JsonNode shared = d.get(level).path("shared");
+                if (shared.isObject()) {
+                    out.printf(Locale.ROOT, "  over the %d languages %s knows (%d %s): %s %.1f%%, %s %.1f%%%s%n",
+                            shared.get("languages").size(), d.get("name").asText(), shared.get("count").asLong(), level,
+                            scored.get(0).get("name").asText(), 100 * shared.get("model_accuracy").asDouble(), d.get("name").asText(),
+                            100 * shared.get("accuracy").asDouble(),
+                            shared.path("model_lead").isObject() ? "; difference " + leadText(shared.get("model_lead")) : "");
                 }
             }
             JsonNode errors = scored.get(0).get(level).path("errors");
@@ -329,8 +353,52 @@ public final class EvaluateJob {
                 out.println(line);
             }
         }
+        printRelated(detectors, out);
+        for (JsonNode d : detectors) {
+            if (d.path("unknown_languages").isArray()) {
+                List<String> unknown = new ArrayList<>();
+                d.get("unknown_languages").forEach(l -> unknown.add(l.asText()));
+                out.println(d.get("name").asText() + " does not know " + String.join(", ", unknown)
+                        + ": their items count as its errors (compared over the languages it knows above)");
+            }
+        }
         report.path("unavailable").forEach(peer ->
                 out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
+    }
+
+    private static String leadText(JsonNode lead) {
+        // Clusters are sentences at both levels: a sentence's windows, or the sentence itself.
+        return String.format(Locale.ROOT, "%+.2f points (95%% interval %+.2f to %+.2f over %d sentences)",
+                100 * lead.get("accuracy_difference").asDouble(), 100 * lead.get("interval_95").get(0).asDouble(),
+                100 * lead.get("interval_95").get(1).asDouble(), lead.get("clusters").asLong());
+    }
+
+    /** One line per group of related languages: each detector's errors that stayed inside the group. */
+    private static void printRelated(List<JsonNode> detectors, PrintStream out) {
+        JsonNode model = detectors.get(0);
+        JsonNode groups = model.path("windows").path("related").isArray() ? model.path("windows").path("related")
+                : model.path("sentences").path("related");
+        for (int g = 0; g < groups.size(); g++) {
+            List<String> members = new ArrayList<>();
+            groups.get(g).get("languages").forEach(l -> members.add(l.asText()));
+            List<String> levels = new ArrayList<>();
+            for (String level : List.of("windows", "sentences")) {
+                List<String> parts = new ArrayList<>();
+                for (JsonNode d : detectors) {
+                    JsonNode group = d.path(level).path("related").path(g);
+                    if (group.isObject()) {
+                        parts.add(d.get("name").asText() + " " + String.format(Locale.ROOT, "%,d of %,d", group.get("in_group").asLong(),
+                                group.get("errors").asLong()) + (group.has("in_group_share")
+                                ? String.format(Locale.ROOT, " (%.1f%%)", 100 * group.get("in_group_share").asDouble()) : ""));
+                    }
+                }
+                if (!parts.isEmpty()) {
+                    levels.add(level + ": " + String.join(", ", parts));
+                }
+            }
+            out.println("related " + groups.get(g).get("group").asText() + " (" + String.join(", ", members)
+                    + "), errors inside the group: " + String.join("; ", levels));
+        }
     }
 
     private static String windowText(LabelledWindows windows, Alphabet alphabet, int i) {
