@@ -31,6 +31,19 @@ import org.slf4j.LoggerFactory;
  * {@code langid evaluate}: scores a model (and optionally Lingua, side by side) on held-out
  * windows, exactly as prepare cut them, and on whole sentences; writes {@code report.json}
  * (data-schemas/evaluation-report.schema.json) and {@code report.html}.
+ *
+ * <p>Besides each language, every detector's accuracy is given:
+ * <ul>
+ *   <li><b>per script</b> ({@code per_script}): a language's script is the commonest Unicode
+ *       script among the letters of its sentences (of its windows when no sentences are read),
+ *       counted by {@link LanguageScripts}, so a model of many scripts shows where it is weak;</li>
+ *   <li><b>within groups of closely related languages</b> ({@code related}, the groups in
+ *       {@link RelatedLanguages#GROUPS}): the confusion among a group's members, the share of each
+ *       member's errors that stay inside the group, and a few confused items per pair;</li>
+ *   <li><b>over the languages a peer knows</b> ({@code shared}): Lingua has no model of some
+ *       languages ({@code unknown_languages}) and counts all their items as errors; the model and
+ *       it are also compared on the other languages' items alone, with a paired interval.</li>
+ * </ul>
  */
 public final class EvaluateJob {
 
