@@ -23,6 +23,14 @@ public interface Candidate {
     /** @param sentences normalised sentences */
     int[] predictSentences(List<String> sentences, Alphabet alphabet);
 
+    /**
+     * The model's languages this detector does not know and so never answers: their items count
+     * as its errors, and the report also compares it over the languages it knows.
+     */
+    default List<String> unknownLanguages() {
+        return List.of();
+    }
+
     /** For a peer trained for this evaluation: what it learnt from, how and how long (report.json's {@code trained}); else null. */
     default JsonNode training() {
         return null;

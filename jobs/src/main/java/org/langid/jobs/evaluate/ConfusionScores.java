@@ -3,6 +3,7 @@ package org.langid.jobs.evaluate;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.lang.Character.UnicodeScript;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,6 +30,8 @@ public final class ConfusionScores {
 
     /** Misclassified items kept per (truth, prediction) pair. */
     public static final int EXAMPLES_PER_PAIR = 5;
+    /** Of those, shown per confused pair of related languages. */
+    public static final int RELATED_EXAMPLES = 3;
 
     /** @param mayDecline adds the {@value #DECLINED} column, for detectors that can answer "don't know" */
     public ConfusionScores(List<String> languages, boolean mayDecline) {
@@ -195,6 +198,103 @@ public final class ConfusionScores {
             }
         }
         return errors;
+    }
+
+    /** Items truly in one of the {@code languages} (by index) and how many of them were answered right. */
+    public long[] totalAndCorrectAmong(boolean[] languages) {
+        long total = 0;
+        long correct = 0;
+        for (int i = 0; i < this.languages.size(); i++) {
+            if (languages[i]) {
+                total += support(i);
+                correct += counts[i][i];
+            }
+        }
+        return new long[] {total, correct};
+    }
+
+    /** Accuracy over the languages of each script (report.json's {@code per_script}); {@code scripts} in the order to list them. */
+    public ArrayNode perScriptJson(List<UnicodeScript> scriptOfLanguage, List<UnicodeScript> scripts) {
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (UnicodeScript script : scripts) {
+            boolean[] of = new boolean[languages.size()];
+            ObjectNode entry = out.addObject();
+            entry.put("script", LanguageScripts.name(script));
+            ArrayNode members = entry.putArray("languages");
+            for (int i = 0; i < of.length; i++) {
+                of[i] = scriptOfLanguage.get(i) == script;
+                if (of[i]) {
+                    members.add(languages.get(i));
+                }
+            }
+            long[] totalAndCorrect = totalAndCorrectAmong(of);
+            entry.put("count", totalAndCorrect[0]);
+            entry.put("correct", totalAndCorrect[1]);
+            entry.put("accuracy", totalAndCorrect[0] == 0 ? 0 : totalAndCorrect[1] / (double) totalAndCorrect[0]);
+        }
+        return out;
+    }
+
+    /**
+     * For each group of related languages: the confusion among its members, how many of each
+     * member's errors went to another member, and a few examples of each confused pair (report.json's
+     * {@code related}).
+     */
+    public ArrayNode relatedJson(List<RelatedLanguages.Group> groups) {
+        ArrayNode out = JsonNodeFactory.instance.arrayNode();
+        for (RelatedLanguages.Group group : groups) {
+            int[] members = group.members().stream().mapToInt(languages::indexOf).toArray();
+            ObjectNode entry = out.addObject();
+            entry.put("group", group.name());
+            group.members().forEach(entry.putArray("languages")::add);
+            ArrayNode confusion = entry.putArray("confusion");
+            ArrayNode perLanguage = JsonNodeFactory.instance.arrayNode();
+            List<int[]> pairs = new ArrayList<>();
+            long errors = 0;
+            long inGroup = 0;
+            for (int t : members) {
+                ArrayNode row = confusion.addArray();
+                long memberErrors = support(t) - counts[t][t];
+                long memberInGroup = 0;
+                for (int p : members) {
+                    row.add(counts[t][p]);
+                    if (p != t && counts[t][p] > 0) {
+                        memberInGroup += counts[t][p];
+                        pairs.add(new int[] {t, p});
+                    }
+                }
+                errors += memberErrors;
+                inGroup += memberInGroup;
+                ObjectNode member = perLanguage.addObject();
+                member.put("language", languages.get(t));
+                member.put("errors", memberErrors);
+                member.put("in_group", memberInGroup);
+                if (memberErrors > 0) {
+                    member.put("in_group_share", memberInGroup / (double) memberErrors);
+                }
+            }
+            entry.put("errors", errors);
+            entry.put("in_group", inGroup);
+            if (errors > 0) {
+                entry.put("in_group_share", inGroup / (double) errors);
+            }
+            entry.set("per_language", perLanguage);
+            pairs.sort(Comparator.<int[]>comparingLong(pair -> -counts[pair[0]][pair[1]]).thenComparingInt(pair -> pair[0])
+                    .thenComparingInt(pair -> pair[1]));
+            ArrayNode confused = entry.putArray("pairs");
+            for (int[] pair : pairs) {
+                ObjectNode node = confused.addObject();
+                node.put("expected", languages.get(pair[0]));
+                node.put("predicted", languages.get(pair[1]));
+                node.put("count", counts[pair[0]][pair[1]]);
+                ArrayNode texts = node.putArray("examples");
+                PriorityQueue<Example> kept = examples[pair[0]][pair[1]];
+                if (kept != null) {
+                    kept.stream().sorted(Comparator.comparingInt(Example::index)).limit(RELATED_EXAMPLES).forEach(e -> texts.add(e.text()));
+                }
+            }
+        }
+        return out;
     }
 
     /** The report's per-level object (see data-schemas/evaluation-report.schema.json). */

@@ -31,6 +31,19 @@ import org.slf4j.LoggerFactory;
  * {@code langid evaluate}: scores a model (and optionally Lingua, side by side) on held-out
  * windows, exactly as prepare cut them, and on whole sentences; writes {@code report.json}
  * (data-schemas/evaluation-report.schema.json) and {@code report.html}.
+ *
+ * <p>Besides each language, every detector's accuracy is given:
+ * <ul>
+ *   <li><b>per script</b> ({@code per_script}): a language's script is the commonest Unicode
+ *       script among the letters of its sentences (of its windows when no sentences are read),
+ *       counted by {@link LanguageScripts}, so a model of many scripts shows where it is weak;</li>
+ *   <li><b>within groups of closely related languages</b> ({@code related}, the groups in
+ *       {@link RelatedLanguages#GROUPS}): the confusion among a group's members, the share of each
+ *       member's errors that stay inside the group, and a few confused items per pair;</li>
+ *   <li><b>over the languages a peer knows</b> ({@code shared}): Lingua has no model of some
+ *       languages ({@code unknown_languages}) and counts all their items as errors; the model and
+ *       it are also compared on the other languages' items alone, with a paired interval.</li>
+ * </ul>
  */
 public final class EvaluateJob {
 
@@ -106,9 +119,27 @@ public final class EvaluateJob {
             dataNode.put("sentences_without_text", sentences.empty());
         }
         languages.forEach(report.putArray("languages")::add);
+        LanguageScripts scripts = new LanguageScripts(languages);
+        if (sentences != null) {
+            for (int i = 0; i < sentences.texts().size(); i++) {
+                scripts.add(sentences.labels()[i], sentences.texts().get(i));
+            }
+            report.put("scripts_counted_from", "sentences");
+        } else if (windows != null) {
+            scripts.addWindows(windows.labels(), windows.symbols(), window, alphabet);
+            report.put("scripts_counted_from", "windows");
+        }
+        ArrayNode languageScripts = report.putArray("language_scripts");
+        for (int i = 0; i < languages.size(); i++) {
+            languageScripts.addObject().put("language", languages.get(i)).put("script", LanguageScripts.name(scripts.scriptOf(i)))
+                    .put("share", scripts.share(i)).put("letters", scripts.letters(i));
+        }
+        List<RelatedLanguages.Group> groups = RelatedLanguages.among(languages);
         ArrayNode detectors = report.putArray("detectors");
         int[] firstWindows = null;
         int[] firstSentences = null;
+        ConfusionScores firstWindowScores = null;
+        ConfusionScores firstSentenceScores = null;
         for (Candidate candidate : candidates) {
             boolean first = candidate == candidates.get(0);
             ObjectNode entry = detectors.addObject();
@@ -116,6 +147,14 @@ public final class EvaluateJob {
             entry.put("description", candidate.description());
             if (candidate.training() != null) {
                 entry.set("trained", candidate.training());
+            }
+            List<String> unknown = candidate.unknownLanguages();
+            if (!unknown.isEmpty()) {
+                unknown.forEach(entry.putArray("unknown_languages")::add);
+            }
+            boolean[] known = new boolean[languages.size()];
+            for (int i = 0; i < known.length; i++) {
+                known[i] = !unknown.contains(languages.get(i));
             }
             if (windows != null) {
                 LOG.info("{}: {} windows", candidate.name(), windows.size());
@@ -125,11 +164,19 @@ public final class EvaluateJob {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(windows.labels(), predicted, i -> windowText(windows, alphabet, i));
                 ObjectNode windowScores = scores.toJson(seconds);
+                addBreakdowns(windowScores, scores, scripts, groups);
                 if (first) {
                     firstWindows = predicted;
-                } else if (windowClusters != null && windows.size() > 0) {
-                    windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
-                            .toJson(candidates.get(0).name(), "sentence"));
+                    firstWindowScores = scores;
+                } else {
+                    if (windowClusters != null && windows.size() > 0) {
+                        windowScores.set("model_lead", PairedBootstrap.lead(windows.labels(), firstWindows, predicted, windowClusters)
+                                .toJson(candidates.get(0).name(), "sentence"));
+                    }
+                    if (!unknown.isEmpty()) {
+                        windowScores.set("shared", shared(languages, known, firstWindowScores, scores, windows.labels(), firstWindows, predicted,
+                                true, read.sentenceIds(), candidates.get(0).name()));
+                    }
                 }
                 entry.set("windows", windowScores);
             }
@@ -141,11 +188,19 @@ public final class EvaluateJob {
                 double seconds = (System.nanoTime() - started) / 1e9;
                 scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
                 ObjectNode sentenceScores = scores.toJson(seconds);
+                addBreakdowns(sentenceScores, scores, scripts, groups);
                 if (first) {
                     firstSentences = predicted;
-                } else if (!sentences.texts().isEmpty()) {
-                    sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
-                            .toJson(candidates.get(0).name(), "item"));
+                    firstSentenceScores = scores;
+                } else {
+                    if (!sentences.texts().isEmpty()) {
+                        sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
+                                .toJson(candidates.get(0).name(), "item"));
+                    }
+                    if (!unknown.isEmpty()) {
+                        sentenceScores.set("shared", shared(languages, known, firstSentenceScores, scores, sentences.labels(), firstSentences,
+                                predicted, false, null, candidates.get(0).name()));
+                    }
                 }
                 entry.set("sentences", sentenceScores);
             }
@@ -172,50 +227,132 @@ public final class EvaluateJob {
         return report;
     }
 
+    private static void addBreakdowns(ObjectNode level, ConfusionScores scores, LanguageScripts scripts, List<RelatedLanguages.Group> groups) {
+        level.set("per_script", scores.perScriptJson(scripts.scripts(), scripts.distinct()));
+        if (!groups.isEmpty()) {
+            level.set("related", scores.relatedJson(groups));
+        }
+    }
+
+    /**
+     * A peer that lacks some of the model's languages against the model over the items of the
+     * languages it knows (report.json's {@code shared}): its overall figures count every item of
+     * a language it cannot answer as an error, which says little about the languages it has.
+     *
+     * @param windows     whether the items are windows: then they are resampled by sentence, and without
+     *                    {@code sentenceIds} there is no interval
+     * @param sentenceIds each window's sentence; null for sentences, or for windows read without the column
+     */
+    static ObjectNode shared(List<String> languages, boolean[] known, ConfusionScores model, ConfusionScores peer, int[] truth,
+                             int[] modelPredicted, int[] predicted, boolean windows, long[] sentenceIds, String modelName) {
+        ObjectNode node = JSON.createObjectNode();
+        ArrayNode names = node.putArray("languages");
+        for (int i = 0; i < known.length; i++) {
+            if (known[i]) {
+                names.add(languages.get(i));
+            }
+        }
+        long[] ours = model.totalAndCorrectAmong(known);
+        long[] theirs = peer.totalAndCorrectAmong(known);
+        node.put("count", theirs[0]);
+        node.put("correct", theirs[1]);
+        node.put("accuracy", theirs[0] == 0 ? 0 : theirs[1] / (double) theirs[0]);
+        node.put("model_correct", ours[1]);
+        node.put("model_accuracy", ours[0] == 0 ? 0 : ours[1] / (double) ours[0]);
+        int n = (int) theirs[0];
+        if (n == 0 || windows && sentenceIds == null) {
+            return node;
+        }
+        int[] subTruth = new int[n];
+        int[] subModel = new int[n];
+        int[] subPeer = new int[n];
+        long[] subIds = sentenceIds == null ? null : new long[n];
+        int k = 0;
+        for (int i = 0; i < truth.length; i++) {
+            if (known[truth[i]]) {
+                subTruth[k] = truth[i];
+                subModel[k] = modelPredicted[i];
+                subPeer[k] = predicted[i];
+                if (subIds != null) {
+                    subIds[k] = sentenceIds[i];
+                }
+                k++;
+            }
+        }
+        PairedBootstrap.Lead lead = windows ? PairedBootstrap.lead(subTruth, subModel, subPeer, PairedBootstrap.clustersOf(subTruth, subIds))
+                : PairedBootstrap.lead(subTruth, subModel, subPeer);
+        node.set("model_lead", lead.toJson(modelName, windows ? "sentence" : "item"));
+        return node;
+    }
+
     /** Writes report.json and report.html into {@code output}. */
     public static void write(ObjectNode report, String output, Configuration conf) {
         HadoopFiles.writeJsonAtomically(output + "/report.json", report, JSON, conf);
         HadoopFiles.writeStringAtomically(output + "/report.html", EvaluationHtml.render(report), conf);
     }
 
-    /** A table a person reads in a terminal: accuracy per language, for each detector, windows and sentences. */
+    /**
+     * A table a person reads in a terminal: accuracy per language and per script, for each detector,
+     * windows and sentences; the peers' leads (also over the languages a peer knows); one line per
+     * group of related languages.
+     */
     public static void printSummary(JsonNode report, PrintStream out) {
         List<String> languages = new ArrayList<>();
         report.get("languages").forEach(l -> languages.add(l.asText()));
+        int labels = 8;
+        for (String language : languages) {
+            labels = Math.max(labels, language.length());
+        }
+        for (JsonNode script : report.path("language_scripts")) {
+            labels = Math.max(labels, script.get("script").asText().length());
+        }
+        String label = "  %-" + labels + "s";
+        List<JsonNode> detectors = new ArrayList<>();
+        report.get("detectors").forEach(detectors::add);
         for (String level : List.of("windows", "sentences")) {
-            List<JsonNode> scored = new ArrayList<>();
-            report.get("detectors").forEach(d -> {
-                if (d.has(level)) {
-                    scored.add(d);
-                }
-            });
+            List<JsonNode> scored = detectors.stream().filter(d -> d.has(level)).toList();
             if (scored.isEmpty()) {
                 continue;
             }
             int width = Math.max(14, scored.stream().mapToInt(d -> d.get("name").asText().length()).max().orElse(0));
             String name = " %" + width + "s";
             String percent = " %" + (width - 1) + ".1f%%";
-            out.printf(Locale.ROOT, "%-10s", level);
+            out.printf(Locale.ROOT, "%-" + (labels + 2) + "s", level);
             scored.forEach(d -> out.printf(Locale.ROOT, name, d.get("name").asText()));
             out.println();
             for (int i = 0; i < languages.size(); i++) {
-                out.printf(Locale.ROOT, "  %-8s", languages.get(i));
+                out.printf(Locale.ROOT, label, languages.get(i));
                 for (JsonNode d : scored) {
                     JsonNode entry = d.get(level).get("per_language").get(i);
                     out.printf(Locale.ROOT, percent, 100 * entry.get("recall").asDouble());
                 }
                 out.println();
             }
-            out.printf(Locale.ROOT, "  %-8s", "all");
+            out.printf(Locale.ROOT, label, "all");
             scored.forEach(d -> out.printf(Locale.ROOT, percent, 100 * d.get(level).get("accuracy").asDouble()));
             out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+            JsonNode scripts = scored.get(0).get(level).path("per_script");
+            for (int s = 0; s < scripts.size(); s++) {
+                out.printf(Locale.ROOT, label, scripts.get(s).get("script").asText());
+                for (JsonNode d : scored) {
+                    out.printf(Locale.ROOT, percent, 100 * d.get(level).path("per_script").path(s).path("accuracy").asDouble());
+                }
+                List<String> members = new ArrayList<>();
+                scripts.get(s).get("languages").forEach(l -> members.add(l.asText()));
+                out.printf(Locale.ROOT, "   (script: %s)%n", String.join(", ", members));
+            }
             for (JsonNode d : scored) {
                 JsonNode lead = d.get(level).path("model_lead");
                 if (lead.isObject()) {
-                    out.printf(Locale.ROOT, "  %s - %s: %+.2f points (95%% interval %+.2f to %+.2f over %d sentences)%n",
-                            lead.get("model").asText(), d.get("name").asText(), 100 * lead.get("accuracy_difference").asDouble(),
-                            100 * lead.get("interval_95").get(0).asDouble(), 100 * lead.get("interval_95").get(1).asDouble(),
-                            lead.get("clusters").asLong());
+                    out.printf(Locale.ROOT, "  %s - %s: %s%n", lead.get("model").asText(), d.get("name").asText(), leadText(lead));
+                }
+                JsonNode shared = d.get(level).path("shared");
+                if (shared.isObject()) {
+                    out.printf(Locale.ROOT, "  over the %d languages %s knows (%d %s): %s %.1f%%, %s %.1f%%%s%n",
+                            shared.get("languages").size(), d.get("name").asText(), shared.get("count").asLong(), level,
+                            scored.get(0).get("name").asText(), 100 * shared.get("model_accuracy").asDouble(), d.get("name").asText(),
+                            100 * shared.get("accuracy").asDouble(),
+                            shared.path("model_lead").isObject() ? "; difference " + leadText(shared.get("model_lead")) : "");
                 }
             }
             JsonNode errors = scored.get(0).get(level).path("errors");
@@ -229,8 +366,52 @@ public final class EvaluateJob {
                 out.println(line);
             }
         }
+        printRelated(detectors, out);
+        for (JsonNode d : detectors) {
+            if (d.path("unknown_languages").isArray()) {
+                List<String> unknown = new ArrayList<>();
+                d.get("unknown_languages").forEach(l -> unknown.add(l.asText()));
+                out.println(d.get("name").asText() + " does not know " + String.join(", ", unknown)
+                        + ": their items count as its errors (compared over the languages it knows above)");
+            }
+        }
         report.path("unavailable").forEach(peer ->
                 out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
+    }
+
+    private static String leadText(JsonNode lead) {
+        // Clusters are sentences at both levels: a sentence's windows, or the sentence itself.
+        return String.format(Locale.ROOT, "%+.2f points (95%% interval %+.2f to %+.2f over %d sentences)",
+                100 * lead.get("accuracy_difference").asDouble(), 100 * lead.get("interval_95").get(0).asDouble(),
+                100 * lead.get("interval_95").get(1).asDouble(), lead.get("clusters").asLong());
+    }
+
+    /** One line per group of related languages: each detector's errors that stayed inside the group. */
+    private static void printRelated(List<JsonNode> detectors, PrintStream out) {
+        JsonNode model = detectors.get(0);
+        JsonNode groups = model.path("windows").path("related").isArray() ? model.path("windows").path("related")
+                : model.path("sentences").path("related");
+        for (int g = 0; g < groups.size(); g++) {
+            List<String> members = new ArrayList<>();
+            groups.get(g).get("languages").forEach(l -> members.add(l.asText()));
+            List<String> levels = new ArrayList<>();
+            for (String level : List.of("windows", "sentences")) {
+                List<String> parts = new ArrayList<>();
+                for (JsonNode d : detectors) {
+                    JsonNode group = d.path(level).path("related").path(g);
+                    if (group.isObject()) {
+                        parts.add(d.get("name").asText() + " " + String.format(Locale.ROOT, "%,d of %,d", group.get("in_group").asLong(),
+                                group.get("errors").asLong()) + (group.has("in_group_share")
+                                ? String.format(Locale.ROOT, " (%.1f%%)", 100 * group.get("in_group_share").asDouble()) : ""));
+                    }
+                }
+                if (!parts.isEmpty()) {
+                    levels.add(level + ": " + String.join(", ", parts));
+                }
+            }
+            out.println("related " + groups.get(g).get("group").asText() + " (" + String.join(", ", members)
+                    + "), errors inside the group: " + String.join("; ", levels));
+        }
     }
 
     private static String windowText(LabelledWindows windows, Alphabet alphabet, int i) {

@@ -4,6 +4,7 @@ import com.github.pemistahl.lingua.api.IsoCode639_1;
 import com.github.pemistahl.lingua.api.Language;
 import com.github.pemistahl.lingua.api.LanguageDetector;
 import com.github.pemistahl.lingua.api.LanguageDetectorBuilder;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -11,8 +12,8 @@ import java.util.Map;
 import org.langid.text.Alphabet;
 
 /**
- * Lingua 1.2.2, the detector people would otherwise pick on the JVM: restricted to the model's
- * languages, high-accuracy mode (Lingua's default), language models preloaded so loading is not
+ * Lingua 1.2.2, the detector people would otherwise pick on the JVM: restricted to those of the
+ * model's languages it knows (by ISO 639-1 code; the others are {@link #unknownLanguages()}), high-accuracy mode (Lingua's default), language models preloaded so loading is not
  * timed as detection. It sees the same normalised (accent-stripped) text as our model, and may
  * decline (Language.UNKNOWN). Lingua's detector is thread-safe; texts are spread over
  * {@code threads} threads.
@@ -25,20 +26,42 @@ public final class LinguaCandidate implements Candidate {
     private final Map<Language, Integer> indexOf = new HashMap<>();
     private final int declined;
     private final int threads;
+    private final List<String> unknown = new ArrayList<>();
 
+    /** @throws IllegalArgumentException when Lingua knows fewer than two of {@code languages}: it has nothing to choose between */
     public LinguaCandidate(List<String> languages, int threads) {
-        IsoCode639_1[] codes = new IsoCode639_1[languages.size()];
-        for (int i = 0; i < codes.length; i++) {
-            try {
-                codes[i] = IsoCode639_1.valueOf(languages.get(i).toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Lingua has no language with ISO 639-1 code " + languages.get(i));
+        List<IsoCode639_1> codes = new ArrayList<>();
+        for (int i = 0; i < languages.size(); i++) {
+            IsoCode639_1 code = isoCode(languages.get(i));
+            if (code == null) {
+                unknown.add(languages.get(i));
+            } else {
+                codes.add(code);
+                indexOf.put(Language.getByIsoCode639_1(code), i);
             }
-            indexOf.put(Language.getByIsoCode639_1(codes[i]), i);
         }
-        this.lingua = LanguageDetectorBuilder.fromIsoCodes639_1(codes).withPreloadedLanguageModels().build();
+        if (codes.size() < 2) {
+            throw new IllegalArgumentException("Lingua 1.2.2 knows " + codes.size() + " of the model's languages ("
+                    + String.join(", ", languages) + "); it needs two to choose between");
+        }
+        this.lingua = LanguageDetectorBuilder.fromIsoCodes639_1(codes.toArray(IsoCode639_1[]::new)).withPreloadedLanguageModels().build();
         this.declined = languages.size();
         this.threads = threads;
+    }
+
+    /** Lingua's code for {@code language}, or null when it has none (no such code, or a regional form such as zh-TW). */
+    static IsoCode639_1 isoCode(String language) {
+        try {
+            IsoCode639_1 code = IsoCode639_1.valueOf(language.toUpperCase(Locale.ROOT));
+            return code == IsoCode639_1.NONE ? null : code;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public List<String> unknownLanguages() {
+        return List.copyOf(unknown);
     }
 
     @Override
@@ -48,7 +71,8 @@ public final class LinguaCandidate implements Candidate {
 
     @Override
     public String description() {
-        return "Lingua 1.2.2, high-accuracy mode, restricted to the model's languages, on the same normalised text";
+        return "Lingua 1.2.2, high-accuracy mode, restricted to the model's languages"
+                + (unknown.isEmpty() ? "" : " it knows (not " + String.join(", ", unknown) + ")") + ", on the same normalised text";
     }
 
     @Override

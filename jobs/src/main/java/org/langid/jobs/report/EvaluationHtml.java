@@ -64,6 +64,8 @@ public final class EvaluationHtml {
             table.errors th,table.errors td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;\
             vertical-align:top}
             table.errors td.count{text-align:right}
+            td.unknown{color:#6b7280;font-style:italic}
+            details.related{margin:6px 0 10px}
             table.errors code{white-space:pre;word-break:normal;display:inline-block;margin:0 6px 3px 0}
             footer{margin-top:44px;padding-top:8px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px}
             """;
@@ -82,7 +84,10 @@ public final class EvaluationHtml {
         summary(html, report.path("detectors"));
         leads(html, report.path("detectors"));
         unavailable(html, report.path("unavailable"));
+        shared(html, report.path("detectors"));
         perLanguage(html, report.path("detectors"), report.path("languages"));
+        perScript(html, report.path("detectors"), report.path("scripts_counted_from"));
+        related(html, report.path("detectors"));
         training(html, report.path("training"));
         for (JsonNode detector : report.path("detectors")) {
             detector(html, detector, report.path("languages"));
@@ -227,6 +232,11 @@ public final class EvaluationHtml {
             for (String level : levels) {
                 for (JsonNode detector : detectors) {
                     JsonNode scores = detector.path(level);
+                    if (!all && knowsNot(detector, label(languages, row))) {
+                        html.append("<td class=\"unknown\" title=\"").append(escape(text(detector.path("name"))))
+                                .append(" does not know this language\">not known</td>");
+                        continue;
+                    }
                     html.append(cell(percent(number(all ? scores.path("accuracy") : scores.path("per_language").path(row).path("recall")))));
                 }
             }
@@ -234,6 +244,190 @@ public final class EvaluationHtml {
         }
         html.append("</tbody>\n</table>\n<p class=\"note\">A language's accuracy is the share of its items the detector")
                 .append(" assigned to it (its recall).</p>\n</section>\n");
+    }
+
+    private static boolean knowsNot(JsonNode detector, String language) {
+        for (JsonNode unknown : detector.path("unknown_languages")) {
+            if (unknown.asText().equals(language)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String joined(JsonNode texts) {
+        List<String> out = new ArrayList<>();
+        texts.forEach(t -> out.add(text(t)));
+        return String.join(", ", out);
+    }
+
+    /**
+     * A peer that lacks some of the model's languages (report.json's {@code unknown_languages}): which
+     * ones, and the comparison over the languages it knows ({@code shared}), since its overall
+     * figures count every item of a language it cannot answer as an error.
+     */
+    private static void shared(StringBuilder html, JsonNode detectors) {
+        List<JsonNode> peers = new ArrayList<>();
+        for (JsonNode detector : detectors) {
+            if (detector.path("unknown_languages").isArray()) {
+                peers.add(detector);
+            }
+        }
+        if (peers.isEmpty()) {
+            return;
+        }
+        String model = text(detectors.path(0).path("name"));
+        html.append("<section>\n<h2>Over the languages each peer knows</h2>\n<table class=\"summary\">\n<thead><tr><th>Peer</th>")
+                .append("<th>does not know</th><th>level</th><th>languages</th><th>items</th><th>").append(escape(model))
+                .append("</th><th>peer</th><th>model − peer</th></tr></thead>\n<tbody>\n");
+        for (JsonNode peer : peers) {
+            for (String level : LEVELS) {
+                JsonNode shared = peer.path(level).path("shared");
+                if (!shared.isObject()) {
+                    continue;
+                }
+                html.append("<tr><td><strong>").append(escape(text(peer.path("name")))).append("</strong></td>")
+                        .append("<td class=\"unknown-languages\">").append(escape(joined(peer.path("unknown_languages")))).append("</td>")
+                        .append("<td>").append(level).append("</td>")
+                        .append(cell(whole(shared.path("languages").size())))
+                        .append(cell(whole(number(shared.path("count")))))
+                        .append(cell(percent(number(shared.path("model_accuracy")))))
+                        .append(cell(percent(number(shared.path("accuracy")))))
+                        .append(cell(lead(shared.path("model_lead")))).append("</tr>\n");
+            }
+        }
+        html.append("</tbody>\n</table>\n<p class=\"note\">A peer never answers a language it does not know, so the summary")
+                .append(" counts all of that language's items as its errors. Here both are scored on the items of the languages")
+                .append(" the peer knows; the model may still answer one the peer lacks (its error), the peer cannot.</p>\n</section>\n");
+    }
+
+    /** Accuracy over each script's languages (report.json's {@code per_script}), every detector side by side. */
+    private static void perScript(StringBuilder html, JsonNode detectors, JsonNode countedFrom) {
+        List<String> levels = new ArrayList<>();
+        JsonNode scripts = null;
+        for (String level : LEVELS) {
+            for (JsonNode detector : detectors) {
+                if (detector.path(level).path("per_script").isArray() && !levels.contains(level)) {
+                    levels.add(level);
+                    if (scripts == null) {
+                        scripts = detector.path(level).path("per_script");
+                    }
+                }
+            }
+        }
+        if (scripts == null || scripts.isEmpty()) {
+            return;
+        }
+        html.append("<section>\n<h2>Accuracy per script</h2>\n<table class=\"summary scripts\">\n<thead><tr><th>Script</th>");
+        for (String level : levels) {
+            for (JsonNode detector : detectors) {
+                html.append("<th>").append(level).append(": ").append(escape(text(detector.path("name")))).append("</th>");
+            }
+        }
+        html.append("</tr></thead>\n<tbody>\n");
+        for (int row = 0; row < scripts.size(); row++) {
+            JsonNode script = scripts.get(row);
+            html.append("<tr><td>").append(escape(text(script.path("script")))).append("<div class=\"description\">")
+                    .append(escape(joined(script.path("languages")))).append("</div></td>");
+            for (String level : levels) {
+                for (JsonNode detector : detectors) {
+                    html.append(cell(percent(number(detector.path(level).path("per_script").path(row).path("accuracy")))));
+                }
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n<p class=\"note\">A language's script is the commonest Unicode script among the letters")
+                .append(" of its ").append(escape(countedFrom.isTextual() ? countedFrom.asText() : "texts"))
+                .append(" here; a script's accuracy is over all items of its languages.</p>\n</section>\n");
+    }
+
+    /**
+     * For each group of closely related languages: how many of each member's errors stayed inside the
+     * group, for every detector and level; then the confusion among the members and a few confused items.
+     */
+    private static void related(StringBuilder html, JsonNode detectors) {
+        JsonNode first = detectors.path(0);
+        JsonNode groups = first.path("windows").path("related").isArray() ? first.path("windows").path("related")
+                : first.path("sentences").path("related");
+        if (!groups.isArray() || groups.isEmpty()) {
+            return;
+        }
+        html.append("<section>\n<h2>Closely related languages</h2>\n<p class=\"note\">An error inside the group is a member")
+                .append(" answered as another member; the share is of all the member's errors (other languages and und too).</p>\n");
+        for (int g = 0; g < groups.size(); g++) {
+            JsonNode group = groups.get(g);
+            JsonNode members = group.path("languages");
+            html.append("<h3>").append(escape(text(group.path("group")))).append(": ").append(escape(joined(members))).append("</h3>\n")
+                    .append("<table class=\"summary related\">\n<thead><tr><th>Detector</th><th>level</th>");
+            for (JsonNode member : members) {
+                html.append("<th>").append(escape(text(member))).append("</th>");
+            }
+            html.append("<th>group</th></tr></thead>\n<tbody>\n");
+            StringBuilder details = new StringBuilder();
+            for (JsonNode detector : detectors) {
+                for (String level : LEVELS) {
+                    JsonNode scores = detector.path(level).path("related").path(g);
+                    if (!scores.isObject()) {
+                        continue;
+                    }
+                    html.append("<tr><td><strong>").append(escape(text(detector.path("name")))).append("</strong></td><td>")
+                            .append(level).append("</td>");
+                    for (JsonNode member : scores.path("per_language")) {
+                        html.append(cell(inGroup(member)));
+                    }
+                    html.append("<td><strong>").append(inGroup(scores)).append("</strong></td></tr>\n");
+                    relatedDetails(details, text(detector.path("name")), level, scores);
+                }
+            }
+            html.append("</tbody>\n</table>\n").append(details);
+        }
+        html.append("<p class=\"note\">Each cell: errors answered as another member of the group, of all the errors, and that")
+                .append(" share. Groups are fixed in the code (RelatedLanguages); a group is shown when the model has two of its")
+                .append(" languages.</p>\n</section>\n");
+    }
+
+    private static String inGroup(JsonNode scores) {
+        String share = scores.has("in_group_share") ? " (" + percent(number(scores.path("in_group_share"))) + ")" : "";
+        return whole(number(scores.path("in_group"))) + " of " + whole(number(scores.path("errors"))) + share;
+    }
+
+    /** The group's confusion matrix and its confused pairs' examples for one detector and level, folded away. */
+    private static void relatedDetails(StringBuilder html, String detector, String level, JsonNode scores) {
+        JsonNode members = scores.path("languages");
+        html.append("<details class=\"related\"><summary>").append(escape(detector)).append(", ").append(level)
+                .append(": confusion among the members and examples</summary>\n<table class=\"heatmap\">\n<thead><tr>")
+                .append("<th>true \\ predicted</th>");
+        for (JsonNode member : members) {
+            html.append("<th scope=\"col\">").append(escape(text(member))).append("</th>");
+        }
+        html.append("</tr></thead>\n<tbody>\n");
+        JsonNode confusion = scores.path("confusion");
+        for (int row = 0; row < confusion.size(); row++) {
+            html.append("<tr><th scope=\"row\">").append(escape(label(members, row))).append("</th>");
+            for (int column = 0; column < confusion.get(row).size(); column++) {
+                long count = confusion.get(row).get(column).asLong();
+                html.append("<td class=\"cell").append(row == column ? " diagonal" : "").append(count == 0 ? " zero" : "")
+                        .append("\">").append(count).append("</td>");
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</tbody>\n</table>\n");
+        JsonNode pairs = scores.path("pairs");
+        if (pairs.isArray() && !pairs.isEmpty()) {
+            html.append("<table class=\"errors\"><thead><tr><th>expected</th><th>predicted</th><th>count</th><th>examples</th>")
+                    .append("</tr></thead><tbody>\n");
+            for (JsonNode pair : pairs) {
+                html.append("<tr><td>").append(escape(text(pair.path("expected")))).append("</td><td>")
+                        .append(escape(text(pair.path("predicted")))).append("</td><td class=\"count\">")
+                        .append(whole(number(pair.path("count")))).append("</td><td>");
+                for (JsonNode example : pair.path("examples")) {
+                    html.append("<code>").append(escape(text(example))).append("</code>");
+                }
+                html.append("</td></tr>\n");
+            }
+            html.append("</tbody></table>\n");
+        }
+        html.append("</details>\n");
     }
 
     /** First minus second detector, in percentage points, so "+" means the first one is better. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.lang.Character.UnicodeScript;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -94,6 +95,64 @@ class ConfusionScoresTest {
         detector.set("windows", scores.toJson(1));
         JsonSchemas.requireValid(EvaluateJob.SCHEMA_FILE, report, "the evaluation report");
         assertEquals("und", scores.toJson(1).get("errors").get(1).get("predicted").asText());
+    }
+
+    @Test
+    void aGroupOfRelatedLanguagesGetsItsConfusionsItsShareOfErrorsAndThreeExamplesAPair() {
+        List<String> languages = List.of("es", "en", "pt", "gl");
+        ConfusionScores scores = new ConfusionScores(languages, true);
+        // es: 2 right, 5 as pt, 1 as en, 1 declined; pt: 1 right, 1 as gl; gl: 1 right; en: 1 right.
+        int[] truth = {0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 3, 1};
+        int[] predicted = {0, 2, 2, 0, 2, 2, 2, 1, 4, 2, 3, 3, 1};
+        scores.add(truth, predicted, i -> "text " + i);
+        JsonNode group = scores.relatedJson(RelatedLanguages.among(languages)).get(0);
+        assertEquals("Ibero-Romance", group.get("group").asText());
+        assertEquals(List.of("es", "pt", "gl"), strings(group.get("languages")));
+        assertEquals("[[2,5,0],[0,1,1],[0,0,1]]", group.get("confusion").toString());
+        assertEquals(8, group.get("errors").asLong(), "es's 7 and pt's 1");
+        assertEquals(6, group.get("in_group").asLong());
+        assertEquals(6 / 8.0, group.get("in_group_share").asDouble(), 1e-12);
+        JsonNode es = group.get("per_language").get(0);
+        assertEquals(7, es.get("errors").asLong());
+        assertEquals(5, es.get("in_group").asLong());
+        assertEquals(5 / 7.0, es.get("in_group_share").asDouble(), 1e-12);
+        assertFalse(group.get("per_language").get(2).has("in_group_share"), "gl made no error");
+        JsonNode pairs = group.get("pairs");
+        assertEquals(2, pairs.size());
+        assertEquals("es", pairs.get(0).get("expected").asText());
+        assertEquals("pt", pairs.get(0).get("predicted").asText());
+        assertEquals(5, pairs.get(0).get("count").asLong());
+        assertEquals(ConfusionScores.RELATED_EXAMPLES, pairs.get(0).get("examples").size());
+        List<String> kept = texts(scores.toJson(1).get("errors").get(0));
+        assertEquals(kept.subList(0, 3), strings(pairs.get(0).get("examples")), "the first three of the five the errors keep");
+        assertEquals(List.of("text 10"), texts(pairs.get(1)));
+
+        JsonNode scripts = scores.perScriptJson(List.of(UnicodeScript.LATIN, UnicodeScript.CYRILLIC, UnicodeScript.LATIN, UnicodeScript.LATIN),
+                List.of(UnicodeScript.LATIN, UnicodeScript.CYRILLIC));
+        assertEquals("Latin", scripts.get(0).get("script").asText());
+        assertEquals(List.of("es", "pt", "gl"), strings(scripts.get(0).get("languages")));
+        assertEquals(12, scripts.get(0).get("count").asLong());
+        assertEquals(4, scripts.get(0).get("correct").asLong());
+        assertEquals(1.0, scripts.get(1).get("accuracy").asDouble());
+
+        var level = scores.toJson(1);
+        level.set("per_script", scripts);
+        level.set("related", scores.relatedJson(RelatedLanguages.among(languages)));
+        var report = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        report.put("format_version", 1).put("created", "2026-11-21T12:00:00Z");
+        report.putObject("model").put("version", "v").put("path", "models");
+        report.putObject("data").put("input", "in");
+        languages.forEach(report.putArray("languages")::add);
+        report.putArray("detectors").addObject().put("name", "langid").put("description", "d").set("windows", level);
+        assertEquals(List.of(), JsonSchemas.problems(EvaluateJob.SCHEMA_FILE, report));
+        ((com.fasterxml.jackson.databind.node.ObjectNode) level.get("related").get(0)).put("unexpected", 1);
+        assertFalse(JsonSchemas.problems(EvaluateJob.SCHEMA_FILE, report).isEmpty(), "the group's fields are closed");
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(e -> out.add(e.asText()));
+        return out;
     }
 
     private static List<String> texts(JsonNode pair) {

@@ -108,6 +108,52 @@ class EvaluationHtmlTest {
         assertFalse(html.contains("<b>bold"));
     }
 
+    @Test
+    void scriptsRelatedLanguagesAndAPeersUnknownLanguagesHaveTheirSections() {
+        ObjectNode report = report();
+        report.put("scripts_counted_from", "sentences");
+        ObjectNode langid = detectors(report).addObject().put("name", "langid").put("description", "this model");
+        ObjectNode lingua = detectors(report).addObject().put("name", "lingua-1.2.2").put("description", "Lingua");
+        lingua.putArray("unknown_languages").add("fr");
+        for (ObjectNode detector : new ObjectNode[] {langid, lingua}) {
+            ObjectNode windows = level(0.8, new int[][] {{30, 10, 0}, {4, 36, 0}, {0, 0, 0}}, LANGUAGES);
+            ArrayNode scripts = windows.putArray("per_script");
+            ObjectNode latin = scripts.addObject().put("script", "Latin").put("count", 80).put("correct", 66).put("accuracy", 0.825);
+            latin.putArray("languages").add("en").add("de");
+            ObjectNode greek = scripts.addObject().put("script", "<Greek>").put("count", 0).put("correct", 0).put("accuracy", 0);
+            greek.putArray("languages").add("fr");
+            ObjectNode group = windows.putArray("related").addObject().put("group", "West & <Germanic>").put("errors", 14)
+                    .put("in_group", 14).put("in_group_share", 1.0);
+            group.putArray("languages").add("en").add("de");
+            group.putArray("confusion").add(JSON.createArrayNode().add(30).add(10)).add(JSON.createArrayNode().add(4).add(36));
+            group.putArray("per_language").add(JSON.createObjectNode().put("language", "en").put("errors", 10).put("in_group", 10)
+                    .put("in_group_share", 1.0)).add(JSON.createObjectNode().put("language", "de").put("errors", 4).put("in_group", 4)
+                    .put("in_group_share", 1.0));
+            ObjectNode pair = group.putArray("pairs").addObject().put("expected", "en").put("predicted", "de").put("count", 10);
+            pair.putArray("examples").add("<i>Kindergarten</i>");
+            detector.set("windows", windows);
+        }
+        ObjectNode shared = ((ObjectNode) lingua.get("windows")).putObject("shared").put("count", 80).put("correct", 60)
+                .put("accuracy", 0.75).put("model_correct", 66).put("model_accuracy", 0.825);
+        shared.putArray("languages").add("en").add("de");
+
+        String html = EvaluationHtml.render(report);
+
+        assertTrue(html.contains("<h2>Accuracy per script</h2>"));
+        assertTrue(html.contains("<td>Latin<div class=\"description\">en, de</div></td><td>82.5%</td><td>82.5%</td>"), "both detectors' accuracy");
+        assertTrue(html.contains("&lt;Greek&gt;") && !html.contains("<Greek>"), "script names are escaped");
+        assertTrue(html.contains("letters of its sentences here"));
+        assertTrue(html.contains("<h3>West &amp; &lt;Germanic&gt;: en, de</h3>"));
+        assertTrue(html.contains("<td>10 of 10 (100.0%)</td><td>4 of 4 (100.0%)</td><td><strong>14 of 14 (100.0%)</strong></td>"));
+        assertEquals(2, occurrences(html, "<details class=\"related\">"), "one per detector and level");
+        assertTrue(html.contains("<code>&lt;i&gt;Kindergarten&lt;/i&gt;</code>") && !html.contains("<i>Kindergarten"));
+        assertTrue(html.contains("<h2>Over the languages each peer knows</h2>"));
+        assertTrue(html.contains("<td class=\"unknown-languages\">fr</td><td>windows</td><td>2</td><td>80</td><td>82.5%</td><td>75.0%</td><td>–</td>"),
+                "the model and the peer over en and de; no interval given");
+        assertEquals(1, occurrences(html, "<td class=\"unknown\""), "Lingua's fr cell, windows only");
+        assertFalse(html.contains("NaN"));
+    }
+
     private static ObjectNode report() {
         ObjectNode report = JSON.createObjectNode().put("format_version", 1).put("created", "2026-11-21T10:00:00Z");
         report.putObject("model").put("version", "20261121-abc123").put("path", HOSTILE_PATH);
