@@ -298,6 +298,20 @@ class LangidCommandTest {
         assertEquals(validationAccuracy, artefact.manifest().metrics().get("validation_accuracy"), 1e-12);
         assertTrue(artefact.metricsLog().orElseThrow().contains("\"kind\":\"epoch\""), "the training curve travels with the model");
 
+        // A confidence floor, recorded at export, is what predict answers by: und below it, the probabilities still written.
+        Path floored = temp.resolve("floored");
+        runForOutput("export", "-i", trained.toString(), "--to", floored.toString(), "--confidence-floor", "0.999999");
+        assertEquals(0.999999, json.readTree(floored.resolve("manifest.json").toFile()).path("confidence_floor").asDouble());
+        Path floorLines = Files.writeString(temp.resolve("floor-lines.txt"), "This is English sentence number 7, written for the test.\n");
+        for (String engine : List.of("onnx", "samediff")) {
+            var answer = json.readTree(runForOutput("predict", "--model", floored.toString(), "--input", floorLines.toString(), "--format", "json",
+                    "--engine", engine).strip());
+            assertEquals("und", answer.path("language").asText(), engine + ": " + answer);
+            assertEquals(2, answer.path("probabilities").size(), engine + ": " + answer);
+        }
+        assertOneLineError(run("export", "-i", trained.toString(), "--to", temp.resolve("bad-floor").toString(), "--confidence-floor", "1"),
+                "export", "the confidence floor must be in [0, 1), got 1.0");
+
         Path reportDir = temp.resolve("report");
         String evaluated = runForOutput("evaluate", "--master", "local[2]", "--model", registry.toString(), "-i", prepared.toString(),
                 "--lingua", "-o", reportDir.toString());
