@@ -37,6 +37,7 @@ public final class QuickPredict implements Callable<Integer> {
     private int maxWindowsPerText = 256;
     private int batch = TextDetector.DEFAULT_BATCH;
     private List<String> languages;   // null: every language of the model
+    private Double confidenceFloor;   // null: the manifest's
     private boolean foldCapitals = true;
     private String engine = "onnx";
     private String input;
@@ -129,6 +130,12 @@ public final class QuickPredict implements Callable<Integer> {
                 case "--engine" -> engine = value;
                 case "--format" -> format = value;
                 case "--languages" -> languages = List.of(value.split(",", -1));
+                case "--confidence-floor" -> {
+                    if (!value.matches("0(\\.[0-9]{1,9})?|\\.[0-9]{1,9}")) {
+                        return false;   // the full command line says what is wrong with it
+                    }
+                    confidenceFloor = Double.parseDouble(value);
+                }
                 case "--stride", "--max-windows-per-text", "--batch", "--threads" -> {
                     if (!value.matches("[1-9][0-9]{0,8}")) {
                         return false;
@@ -171,6 +178,7 @@ public final class QuickPredict implements Callable<Integer> {
             TextDetector detector;
             try {
                 detector = languages == null ? serving.detector() : serving.detector().restrictedTo(languages);
+                detector = confidenceFloor == null ? detector : detector.withConfidenceFloor(confidenceFloor);
             } catch (IllegalArgumentException e) {
                 return HAND_OVER;   // the full command line says which language the model lacks
             }

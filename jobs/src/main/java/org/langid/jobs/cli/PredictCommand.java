@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.langid.model.io.HadoopFiles;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.serving.LinePredictions;
+import org.langid.serving.TextDetector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,6 +34,11 @@ public final class PredictCommand implements Callable<Integer> {
                     + "Default: all of them.")
     List<String> languages;
 
+    @Option(names = "--confidence-floor", paramLabel = "P",
+            description = "Answer und for a line whose combined probability is below P, instead of the floor the model's manifest names "
+                    + "(0: never). Default: the manifest's (none: 0).")
+    Double confidenceFloor;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Model calls side by side, each on one thread. Default: the machine's cores.")
     Integer threads;
@@ -44,8 +50,11 @@ public final class PredictCommand implements Callable<Integer> {
         LanguageDetector detector = detectorOptions.load(conf, threads != null ? threads : Runtime.getRuntime().availableProcessors());
         LinePredictions.Counts counts;
         try (InputStream in = input == null ? System.in : HadoopFiles.open(input, conf)) {
-            counts = LinePredictions.write(in, System.out, languages == null ? detector::detectAll
-                    : detector.restrictedTo(languages)::detectAll, chosen);
+            TextDetector answering = languages == null ? detector.textDetector() : detector.restrictedTo(languages);
+            if (confidenceFloor != null) {
+                answering = answering.withConfidenceFloor(confidenceFloor);
+            }
+            counts = LinePredictions.write(in, System.out, answering::detectAll, chosen);
         }
         if (counts.undecodableNotice() != null) {
             System.err.println(counts.undecodableNotice());

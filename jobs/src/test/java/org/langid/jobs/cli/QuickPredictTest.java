@@ -116,7 +116,7 @@ class QuickPredictTest {
         }
         List<List<String>> variants = List.of(List.of(), List.of("--format", "json"), List.of("--threads", "1", "--stride=3", "--batch", "100"),
                 List.of("--no-fold-capitals", "--max-windows-per-text", "3", "--threads", "2"), List.of("--engine", "onnx-float"),
-                List.of("--languages", "sv,de"), List.of("--languages=en"));
+                List.of("--languages", "sv,de"), List.of("--languages=en"), List.of("--confidence-floor", "0.5", "--format", "json"));
         for (List<String> options : variants) {
             List<String> withInput = new ArrayList<>(options);
             withInput.addAll(List.of("--input", lines.toString()));
@@ -147,6 +147,13 @@ class QuickPredictTest {
         assertEquals(0, restricted.status(), restricted.err());
         restricted.out().lines().limit(50).forEach(line -> assertTrue(line.contains("\"language\":\"und\"")
                 || line.contains("\"probabilities\":{\"de\":") && line.matches(".*\"language\":\"(sv|de)\".*"), line));
+        Run floored = full(args("--confidence-floor", "0.5", "--format", "json", "--input", lines.toString()));
+        Run whole = full(args("--format", "json", "--input", lines.toString()));
+        assertTrue(floored.out().lines().filter(line -> line.contains("\"language\":\"und\"")).count()
+                > whole.out().lines().filter(line -> line.contains("\"language\":\"und\"")).count(), "the floor turns some lines und");
+        Run badFloor = full(args("--confidence-floor", "1.5", "--input", lines.toString()));
+        assertEquals(1, badFloor.status(), badFloor.err());
+        assertTrue(badFloor.err().contains("langid predict: error: the confidence floor must be in [0, 1), got 1.5"), badFloor.err());
         Run unknown = full(args("--languages", "en,xx", "--input", lines.toString()));
         assertEquals(1, unknown.status(), unknown.err());
         assertTrue(unknown.err().contains("langid predict: error: 'xx' is not one of the model's languages (en, de, fr, es, it, pt, nl, sv)"),

@@ -161,6 +161,11 @@ public final class LanguageDetector implements AutoCloseable {
         return detector.restrictedTo(subset);
     }
 
+    /** The text detector this wraps: every language, the manifest's confidence floor; views of it restrict or re-floor it. */
+    public TextDetector textDetector() {
+        return detector;
+    }
+
     public Options options() {
         return options;
     }
