@@ -87,7 +87,7 @@ public final class Alphabet implements Serializable {
         BitSet seen = new BitSet(1 << 16);
         for (int i = 0; i < symbols.length(); i++) {
             char c = symbols.charAt(i);
-            if (seen.get(c) || Character.isSurrogate(c) || isWhitespace(c) && c != ' ') {
+            if (seen.get(c) || Character.isSurrogate(c) || TextNormalizer.isWhitespace(c) && c != ' ') {
                 throw new IllegalArgumentException("the alphabet's symbol U+" + hex(c) + " at " + i + " is repeated or not a symbol");
             }
             seen.set(c);
@@ -365,7 +365,7 @@ public final class Alphabet implements Serializable {
             if (codePoint == '\u2019' || codePoint == '\u2018') {
                 codePoint = '\'';
             }
-            if (isWhitespace(codePoint)) {
+            if (TextNormalizer.isWhitespace(codePoint)) {
                 pendingSpace = out.length() > 0;
                 continue;
             }
@@ -425,10 +425,6 @@ public final class Alphabet implements Serializable {
         upper = upperOf;
     }
 
-    /** Unicode White_Space: Java's whitespace, the no-break spaces, and NEL (U+0085). */
-    static boolean isWhitespace(int codePoint) {
-        return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint) || codePoint == 0x85;
-    }
 
     private static String hex(char c) {
         return String.format("%04X", (int) c);

@@ -53,8 +53,8 @@ public final class TextNormalizer {
         return out.toString();
     }
 
-    /** Unicode White_Space: Java's whitespace, the no-break spaces, and NEL (U+0085). */
-    private static boolean isWhitespace(int codePoint) {
+    /** Unicode White_Space: Java's whitespace, the no-break spaces, and NEL (U+0085). Both alphabets' rules collapse it. */
+    static boolean isWhitespace(int codePoint) {
         return Character.isWhitespace(codePoint) || Character.isSpaceChar(codePoint) || codePoint == 0x85;
     }
 }

@@ -417,13 +417,7 @@ public final class EvaluationHtml {
             html.append("<table class=\"errors\"><thead><tr><th>expected</th><th>predicted</th><th>count</th><th>examples</th>")
                     .append("</tr></thead><tbody>\n");
             for (JsonNode pair : pairs) {
-                html.append("<tr><td>").append(escape(text(pair.path("expected")))).append("</td><td>")
-                        .append(escape(text(pair.path("predicted")))).append("</td><td class=\"count\">")
-                        .append(whole(number(pair.path("count")))).append("</td><td>");
-                for (JsonNode example : pair.path("examples")) {
-                    html.append("<code>").append(escape(text(example))).append("</code>");
-                }
-                html.append("</td></tr>\n");
+                confusedPairRow(html, pair);
             }
             html.append("</tbody></table>\n");
         }
@@ -620,16 +614,20 @@ public final class EvaluationHtml {
                 .append(errors.size()).append(" confusions</summary>\n<table class=\"errors\"><thead><tr>")
                 .append("<th>expected</th><th>predicted</th><th>count</th><th>examples</th></tr></thead><tbody>\n");
         for (int i = 0; i < shown; i++) {
-            JsonNode pair = errors.get(i);
-            html.append("<tr><td>").append(escape(text(pair.path("expected")))).append("</td><td>")
-                    .append(escape(text(pair.path("predicted")))).append("</td><td class=\"count\">")
-                    .append(whole(number(pair.path("count")))).append("</td><td>");
-            for (JsonNode example : pair.path("examples")) {
-                html.append("<code>").append(escape(text(example))).append("</code>");
-            }
-            html.append("</td></tr>\n");
+            confusedPairRow(html, errors.get(i));
         }
         html.append("</tbody></table></details>\n");
+    }
+
+    /** One row of a table of confused pairs: expected, predicted, count, the examples. */
+    private static void confusedPairRow(StringBuilder html, JsonNode pair) {
+        html.append("<tr><td>").append(escape(text(pair.path("expected")))).append("</td><td>")
+                .append(escape(text(pair.path("predicted")))).append("</td><td class=\"count\">")
+                .append(whole(number(pair.path("count")))).append("</td><td>");
+        for (JsonNode example : pair.path("examples")) {
+            html.append("<code>").append(escape(text(example))).append("</code>");
+        }
+        html.append("</td></tr>\n");
     }
 
     private static void heatmap(StringBuilder html, JsonNode level, JsonNode languages) {
