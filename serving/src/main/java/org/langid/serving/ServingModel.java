@@ -97,9 +97,8 @@ public final class ServingModel implements AutoCloseable {
             classifier = open(directory, location, manifest, ONNX, version, window, languages.size(), intraOpThreads,
                     ONNX + " instead of " + inexact + "; 'langid export --add-onnx' rewrites it with 7-bit weights");
         }
-        TextDetector detector = new TextDetector(classifier, languages, window, alphabet, options, parallelism);
-        double floor = confidenceFloor(manifest, directory.toString());
-        return new ServingModel(directory, manifest, floor > 0 ? detector.withConfidenceFloor(floor) : detector);
+        return new ServingModel(directory, manifest, new TextDetector(classifier, languages, window, alphabet, options, parallelism)
+                .withConfidenceFloor(confidenceFloor(manifest, directory.toString())));
     }
 
     /** The artefact's {@code flavour} file, read, checked against its SHA-256 and opened; {@code label} names it in the engine. */

@@ -50,6 +50,8 @@ public final class Alphabet implements Serializable {
      * not renumber them (its new scripts read as {@link UnicodeScript#UNKNOWN}).
      */
     public static final List<UnicodeScript> FALLBACK_SCRIPTS = frozenScripts();
+    /** The fallback symbol of each of this JDK's scripts, by ordinal: looked up for every character an alphabet lacks. */
+    private static final char[] FALLBACK_BY_ORDINAL = fallbacksByOrdinal();
 
     /** The reference tutorial's alphabet (seed 001): 68 symbols, accents dropped. */
     public static final Alphabet SEED = new Alphabet(TextNormalizer.RULE_ID, Vocabulary.SYMBOLS);
@@ -275,8 +277,17 @@ public final class Alphabet implements Serializable {
 
     /** The fallback symbol of {@code script}. */
     public static char fallbackOf(UnicodeScript script) {
-        int number = FALLBACK_SCRIPTS.indexOf(script);
-        return (char) (FIRST_FALLBACK + (number < 0 ? FALLBACK_SCRIPTS.indexOf(UnicodeScript.UNKNOWN) : number));
+        return FALLBACK_BY_ORDINAL[script.ordinal()];
+    }
+
+    private static char[] fallbacksByOrdinal() {
+        UnicodeScript[] scripts = UnicodeScript.values();
+        char[] fallbacks = new char[scripts.length];
+        for (UnicodeScript script : scripts) {
+            int number = FALLBACK_SCRIPTS.indexOf(script);
+            fallbacks[script.ordinal()] = (char) (FIRST_FALLBACK + (number < 0 ? FALLBACK_SCRIPTS.indexOf(UnicodeScript.UNKNOWN) : number));
+        }
+        return fallbacks;
     }
 
     private static boolean isFallback(char c) {

@@ -15,7 +15,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <pre>
  *   windows (B, T) symbol indices of the alphabet, PAD = its size (68 for the seed's)
- *   → one-hot (B·T, 69) · embedding (69, d) [+ position (T, d)]          (B·T, d)
+ *   → one-hot (B·T, S+1) · embedding (S+1, d) [+ position (T, d)]        (B·T, d)   (S symbols; inference of S+1 > 256: a gather)
  *     [+ n-grams: placeholder, the sum of each position's n-gram rows]     (B·T, d)
  *   → transformer: N × [x + MHA(LN(x)); x + FFN(LN(x))], LN              (B·T, d)
  *     seed:        softmax(Q·Kᵀ [/√hs])·V, single head, no residual      (B·T, hs)

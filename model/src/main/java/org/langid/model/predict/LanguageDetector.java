@@ -105,10 +105,9 @@ public final class LanguageDetector implements AutoCloseable {
         this.options = options;
         this.window = artefact.manifest().window();
         this.attentionOutputs = LanguageIdGraph.attentionOutputs(artefact.manifest().modelConfig());
-        TextDetector whole = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window,
-                artefact.manifest().alphabet(), options.text(), options.concurrency());
-        double floor = org.langid.serving.ServingModel.confidenceFloor(artefact.manifest().toJson(), artefact.manifest().modelVersion());
-        this.detector = floor > 0 ? whole.withConfidenceFloor(floor) : whole;
+        this.detector = new TextDetector(classifier(artefact, options), artefact.manifest().languages(), window,
+                artefact.manifest().alphabet(), options.text(), options.concurrency())
+                .withConfidenceFloor(org.langid.serving.ServingModel.confidenceFloor(artefact.manifest().toJson(), artefact.manifest().modelVersion()));
     }
 
     private WindowClassifier classifier(ModelArtefact artefact, Options options) {
