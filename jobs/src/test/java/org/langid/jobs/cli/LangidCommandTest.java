@@ -31,17 +31,7 @@ class LangidCommandTest {
 
     /** Runs a command and returns what it printed on stdout (commands print results with System.out). */
     private static String runForOutput(String... args) {
-        java.io.PrintStream original = System.out;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
-        System.setOut(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
-        Result result;
-        try {
-            result = run(args);
-        } finally {
-            System.setOut(original);
-        }
-        assertEquals(0, result.exitCode(), result.err());
-        return captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return org.langid.jobs.LangidRuns.output(args);
     }
 
     private static void assertOneLineError(Result result, String expectedFragment) {

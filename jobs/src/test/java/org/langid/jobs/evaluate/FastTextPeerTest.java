@@ -10,9 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -27,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.langid.jobs.SparkTestSession;
+import org.langid.jobs.LangidRuns;
 import org.langid.jobs.cli.LangidCommand;
 import org.langid.jobs.prepare.PrepareConfig;
 import org.langid.jobs.prepare.PrepareJob;
@@ -196,18 +195,7 @@ class FastTextPeerTest {
     private static String evaluate(int expectedExit, String... options) {
         List<String> args = new ArrayList<>(List.of("evaluate", "--master", "local[2]", "--model", RELEASE.toString(), "-i", prepared));
         args.addAll(List.of(options));
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = LangidCommand.execute(new PrintWriter(err, true), args.toArray(String[]::new));
-        } finally {
-            System.setOut(original);
-        }
-        assertEquals(expectedExit, exit, err.toString());
-        return captured.toString(StandardCharsets.UTF_8);
+        return LangidRuns.output(expectedExit, args.toArray(String[]::new));
     }
 
     private static List<String> names(JsonNode report) {

@@ -6,12 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.langid.jobs.cli.LangidCommand;
+import org.langid.jobs.LangidRuns;
 import org.langid.model.schema.JsonSchemas;
 
 /**
@@ -262,17 +257,6 @@ class ScriptsAndRelatedLanguagesTest {
 
     /** Runs a langid command; returns what it printed. */
     private static String run(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        StringWriter err = new StringWriter();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        int exit;
-        try {
-            exit = LangidCommand.execute(new PrintWriter(err, true), args);
-        } finally {
-            System.setOut(original);
-        }
-        assertEquals(0, exit, err.toString());
-        return captured.toString(StandardCharsets.UTF_8);
+        return LangidRuns.output(args);
     }
 }
