@@ -26,7 +26,8 @@ public class LanguagesTable {
         if (!array.find()) {
             throw new IllegalArgumentException(args[0] + " names no languages");
         }
-        List<String> languages = Pattern.compile("\"([^\"]+)\"").matcher(array.group(1)).results().map(m -> m.group(1)).toList();
+        List<String> languages = Pattern.compile("\"([^\"]+)\"").matcher(array.group(1)).results().map(m -> m.group(1))
+                .filter(code -> !code.equals("und")).toList();   // und: the class of text in none of them, not a language
         Map<String, String[]> corpus = new LinkedHashMap<>();
         for (String line : Files.readAllLines(Path.of(args[1]))) {
             String[] cells = line.split("\\|");

@@ -11,7 +11,8 @@ import java.util.Map;
  * alphabet has no symbols for) gets {@value TextDetector#UNDETERMINED}, confidence 0, no
  * probabilities and 0 windows; text whose combined probability is below the detector's
  * confidence floor gets {@value TextDetector#UNDETERMINED} and confidence 0 with its
- * probabilities and windows.
+ * probabilities and windows. A model trained with an {@value TextDetector#UNDETERMINED} class
+ * (text in none of its languages) answers it like a language, with its probability.
  */
 public record Detection(String language, double confidence, Map<String, Double> probabilities, int windows) {
 

@@ -103,6 +103,7 @@ public final class TextDetector {
     /**
      * This detector answering from {@code subset} of the model's languages only: their
      * probabilities renormalised over the subset (the model is the same; nothing is loaded).
+     * A model's {@value #UNDETERMINED} class (text in none of its languages) stays in every subset.
      *
      * @throws IllegalArgumentException naming a language the model does not know, or an empty subset
      */
@@ -117,6 +118,10 @@ public final class TextDetector {
                 throw new IllegalArgumentException("'" + language + "' is not one of the model's languages (" + String.join(", ", languages) + ")");
             }
             chosen[index] = true;
+        }
+        int other = languages.indexOf(UNDETERMINED);
+        if (other >= 0) {
+            chosen[other] = true;
         }
         return new TextDetector(this, chosen, confidenceFloor);
     }
@@ -315,6 +320,8 @@ public final class TextDetector {
             }
         }
         double confidence = mean[best] / sum;
+        // Below the floor, the model's evidence for its best language is too weak to answer it;
+        // a model with an und class may also answer und itself (with that class's probability).
         if (confidence < confidenceFloor) {
             return new Detection(UNDETERMINED, 0.0, combined, windows);
         }

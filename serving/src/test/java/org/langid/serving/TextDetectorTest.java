@@ -102,6 +102,46 @@ class TextDetectorTest {
     }
 
     @Test
+    void aModelWithAnUndClassAnswersUndWithItsProbabilityAndKeepsItInEverySubset() {
+        // Every window: en 0.3, de 0.1, und 0.6; so every text's combined probabilities are those.
+        WindowClassifier undMost = new WindowClassifier() {
+            @Override
+            public float[] probabilities(int[] symbols, int rows) {
+                float[] out = new float[rows * 3];
+                for (int r = 0; r < rows; r++) {
+                    out[r * 3] = 0.3f;
+                    out[r * 3 + 1] = 0.1f;
+                    out[r * 3 + 2] = 0.6f;
+                }
+                return out;
+            }
+
+            @Override
+            public String engine() {
+                return "fixed probabilities";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        TextDetector withUnd = new TextDetector(undMost, List.of("en", "de", "und"), window(), detector.alphabet(), ReleasedModel.DEFAULTS);
+        Detection whole = withUnd.detect("Eine Sprache, die das Modell nicht kennt.");
+        assertEquals(TextDetector.UNDETERMINED, whole.language());
+        assertFalse(whole.isDetermined());
+        assertEquals(0.6, whole.confidence(), 1e-6);
+        assertEquals(Map.of("en", 0.3, "de", 0.1, "und", 0.6).keySet(), whole.probabilities().keySet());
+
+        TextDetector german = withUnd.restrictedTo(List.of("de"));
+        assertEquals(List.of("de", "und"), german.answering(), "und stays in every subset");
+        Detection restricted = german.detect("Eine Sprache, die das Modell nicht kennt.");
+        assertEquals(TextDetector.UNDETERMINED, restricted.language());
+        assertEquals(0.6 / 0.7, restricted.confidence(), 1e-6);
+        assertEquals(0.1 / 0.7, restricted.probabilities().get("de"), 1e-6);
+        assertEquals(TextDetector.UNDETERMINED, withUnd.withConfidenceFloor(0.5).detect("Noch ein Satz in keiner Sprache.").language());
+    }
+
+    @Test
     void belowTheConfidenceFloorATextIsUndWithItsProbabilitiesStillReported() {
         TextDetector floored = detector.withConfidenceFloor(0.9);
         assertEquals(0.9, floored.confidenceFloor());

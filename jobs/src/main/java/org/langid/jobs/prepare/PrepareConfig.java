@@ -15,6 +15,11 @@ public class PrepareConfig implements ValidatedConfig {
     public String format = "auto";
     /** Languages to keep; empty keeps every valid language found. */
     public List<String> languages = new ArrayList<>();
+    /**
+     * Languages whose sentences are kept as {@value #OTHER_LANGUAGES}: a model with that label among
+     * its languages learns to answer it for text in none of its languages. Not in {@link #languages}.
+     */
+    public List<String> otherLanguages = new ArrayList<>();
     public Window window = new Window();
     public Splits split = new Splits();
     /** Raw lines longer than this many characters are quarantined as too long. */
@@ -39,6 +44,8 @@ public class PrepareConfig implements ValidatedConfig {
     /** With {@code scripts}: characters seen fewer times than this in a language's training text read as their script's fallback. */
     public long alphabetMinCount = 10;
 
+    /** The label of {@link #otherLanguages}' sentences (ISO 639-2 "undetermined"). */
+    public static final String OTHER_LANGUAGES = "und";
     public static final String SEED_ALPHABET = "seed";
     public static final String SCRIPTS_ALPHABET = "scripts";
 
@@ -66,6 +73,16 @@ public class PrepareConfig implements ValidatedConfig {
         }
         for (String language : languages) {
             LanguageCodes.problem(language).ifPresent(p -> problems.add("languages: " + p));
+        }
+        for (String language : otherLanguages) {
+            LanguageCodes.problem(language).ifPresent(p -> problems.add("other_languages: " + p));
+            if (LanguageCodes.isValid(language) && languages.stream().filter(LanguageCodes::isValid)
+                    .anyMatch(l -> LanguageCodes.canonical(l).equals(LanguageCodes.canonical(language)))) {
+                problems.add("other_languages: '" + language + "' is also in languages");
+            }
+        }
+        if (!otherLanguages.isEmpty() && languages.isEmpty()) {
+            problems.add("other_languages needs languages: with every language kept there is no other language");
         }
         if (window.length < 1) {
             problems.add("window.length must be at least 1, got " + window.length);

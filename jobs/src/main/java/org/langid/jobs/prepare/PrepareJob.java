@@ -92,7 +92,10 @@ public final class PrepareJob {
 
         Set<String> selected = new LinkedHashSet<>();
         config.languages.forEach(l -> selected.add(LanguageCodes.canonical(l)));
-        RecordScreening screening = new RecordScreening(selected, config.minSentenceLength(), config.maxSentenceChars, config.alphabet);
+        Set<String> others = new LinkedHashSet<>();
+        config.otherLanguages.forEach(l -> others.add(LanguageCodes.canonical(l)));
+        RecordScreening screening = new RecordScreening(selected, others, config.minSentenceLength(), config.maxSentenceChars,
+                config.alphabet);
         JavaRDD<Outcome> outcomes = CorpusReader.read(jsc, corpus).map(screening::screen)
                 .persist(StorageLevel.MEMORY_AND_DISK());
         try {

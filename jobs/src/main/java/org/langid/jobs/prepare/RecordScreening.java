@@ -25,19 +25,23 @@ public final class RecordScreening implements Serializable {
     public enum Kind { SENTENCE, NOT_SELECTED, QUARANTINED }
 
     private final Set<String> selectedLanguages;
+    private final Set<String> otherLanguages;
     private final int minSentenceLength;
     private final int maxSentenceChars;
     private final boolean everyScript;
 
     /**
      * {@code selectedLanguages} in canonical form; empty selects every valid language.
+     * {@code otherLanguages} (canonical) are kept too, labelled {@value PrepareConfig#OTHER_LANGUAGES}.
      *
      * @param alphabet {@link PrepareConfig#alphabet}: seed normalises to the tutorial's symbols,
      *                 scripts keeps every character (the alphabet is derived from the result)
      */
-    public RecordScreening(Set<String> selectedLanguages, int minSentenceLength, int maxSentenceChars, String alphabet) {
+    public RecordScreening(Set<String> selectedLanguages, Set<String> otherLanguages, int minSentenceLength, int maxSentenceChars,
+                           String alphabet) {
         this.everyScript = PrepareConfig.SCRIPTS_ALPHABET.equals(alphabet);
         this.selectedLanguages = Set.copyOf(selectedLanguages);
+        this.otherLanguages = Set.copyOf(otherLanguages);
         this.minSentenceLength = minSentenceLength;
         this.maxSentenceChars = maxSentenceChars;
     }
@@ -57,7 +61,9 @@ public final class RecordScreening implements Serializable {
             return quarantine(record, QuarantineReason.INVALID_LANGUAGE, languageProblem.get(), record.language);
         }
         String language = LanguageCodes.canonical(record.language);
-        if (!selectedLanguages.isEmpty() && !selectedLanguages.contains(language)) {
+        if (otherLanguages.contains(language)) {
+            language = PrepareConfig.OTHER_LANGUAGES;
+        } else if (!selectedLanguages.isEmpty() && !selectedLanguages.contains(language)) {
             return new Outcome(Kind.NOT_SELECTED, language, null, null, null, record.source, record.position);
         }
         if (record.text.length() > maxSentenceChars) {

@@ -210,6 +210,39 @@ class PrepareJobTest {
     }
 
     @Test
+    void otherLanguagesArePreparedAsUndAndTheRestAreNotSelected() throws IOException {
+        Path corpus = temp.resolve("corpus");
+        TestCorpora.writeLines(corpus.resolve("en.txt"), TestCorpora.sentences("en", 100, 41));
+        TestCorpora.writeLines(corpus.resolve("de.txt"), TestCorpora.sentences("de", 60, 42));
+        TestCorpora.writeLines(corpus.resolve("fr.txt"), TestCorpora.sentences("fr", 70, 43));
+        PrepareConfig config = config();
+        config.languages = List.of("en");
+        config.otherLanguages = List.of("fra");   // canonical form: fr
+        String out = temp.resolve("und").toString();
+        PrepareSummary summary = run(config, out, corpus);
+
+        Dataset<Row> sentences = spark.read().parquet(out + "/sentences");
+        assertEquals(Map.of("en", 100L, "und", 70L), sentences.groupBy("language").count().collectAsList().stream()
+                .collect(java.util.stream.Collectors.toMap(r -> r.getString(0), r -> r.getLong(1))));
+        assertEquals(new java.util.HashSet<>(TestCorpora.sentences("fr", 70, 43).stream().map(org.langid.text.Alphabet.SEED::normalize).toList()),
+                new java.util.HashSet<>(sentences.filter(col("language").equalTo("und")).select("sentence").as(org.apache.spark.sql.Encoders.STRING())
+                        .collectAsList()), "und holds the other language's sentences");
+        assertEquals(60, summary.json().path("records").path("not_selected").asLong(), "de is neither a language nor another one");
+        for (Split split : Split.values()) {
+            assertTrue(summary.windows("und", split) > 0, split.id());
+        }
+
+        PrepareConfig both = config();
+        both.languages = List.of("en", "fr");
+        both.otherLanguages = List.of("fra", "xx");
+        assertEquals(List.of("other_languages: 'fra' is also in languages", "other_languages: 'xx' is not an ISO 639-1 language code"),
+                both.problems().stream().filter(p -> p.startsWith("other_languages")).toList());
+        PrepareConfig all = config();
+        all.otherLanguages = List.of("fr");
+        assertTrue(all.problems().contains("other_languages needs languages: with every language kept there is no other language"));
+    }
+
+    @Test
     void readsTheSeedJsonFormat() throws IOException {
         ObjectMapper json = new ObjectMapper();
         Map<String, List<String>> seed = Map.of("en", TestCorpora.sentences("en", 50, 31), "fr", TestCorpora.sentences("fr", 50, 32));

@@ -41,7 +41,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * 68 symbols.
      */
     public Alphabet alphabet = Alphabet.SEED;
+    /**
+     * The model's outputs, in order. {@value #OTHER_LANGUAGES} among them is the class of text in
+     * none of the others (prepare.other_languages' sentences): a detector answering it answers und.
+     */
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
+    public static final String OTHER_LANGUAGES = "und";
     public String block = TRANSFORMER;
     public int dModel = 64;
     public int heads = 4;
@@ -286,7 +291,12 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
             problems.add("languages must not repeat: " + languages);
         }
         for (String language : languages) {
-            LanguageCodes.problem(language).ifPresent(p -> problems.add("languages: " + p));
+            if (!OTHER_LANGUAGES.equals(language)) {
+                LanguageCodes.problem(language).ifPresent(p -> problems.add("languages: " + p));
+            }
+        }
+        if (languages.contains(OTHER_LANGUAGES) && languages.size() < 3) {
+            problems.add("languages must name at least two languages besides " + OTHER_LANGUAGES + ", got " + languages);
         }
         if (dModel < 1) {
             problems.add("d_model must be at least 1, got " + dModel);

@@ -286,6 +286,14 @@ class LanguageIdGraphTest {
         assertTrue(several.getMessage().contains("block 'rnn' is not one of transformer, seed"), several.getMessage());
         assertTrue(several.getMessage().contains("languages must name at least two languages"), several.getMessage());
         assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
+        assertEquals(List.of("en", "de", "und"), ConfigTree.parse("model:\n  languages: [en, de, und]\n", "m.yaml")
+                .section("model", ModelConfig.class).languages, "und: the class of text in none of the model's languages");
+        ConfigException undAndOne = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  languages: [en, und]\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: section 'model': languages must name at least two languages besides und, got [en, und]", undAndOne.getMessage());
+        ConfigException mul = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  languages: [en, de, mul]\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: section 'model': languages: 'mul' names no language", mul.getMessage());
 
         ModelConfig seed = ConfigTree.parse(
                 "model:\n  block: seed\n  d_model: 8\n  head_size: 16\n  scaled: false\n  positional: false\n  ngram_buckets: 0\n"
