@@ -22,8 +22,9 @@ import picocli.CommandLine.Option;
 
 @Command(name = "evaluate", mixinStandardHelpOptions = true,
         description = "Score a model on held-out data: accuracy, per-language precision/recall/F1 and confusion matrices, for "
-                + "single windows (as prepare cut them) and whole sentences; with --peer the same for Lingua 1.2.2 and for fastText "
-                + "(trained on the same prepared training windows) side by side. "
+                + "single windows (as prepare cut them), whole sentences, and word pairs and single words cut from those sentences "
+                + "(lower case, no punctuation or digits), with the calibration error of each detector that gives a probability; "
+                + "with --peer the same for Lingua 1.2.2 and for fastText (trained on the same prepared training windows) side by side. "
                 + "Writes report.json (data-schemas/evaluation-report.schema.json) and report.html.")
 public final class EvaluateCommand implements Callable<Integer> {
 
@@ -86,6 +87,11 @@ public final class EvaluateCommand implements Callable<Integer> {
             description = "Score a seeded random sample of at most N sentences (0: all). Default: ${DEFAULT-VALUE}.")
     int maxSentences;
 
+    @Option(names = "--max-short", paramLabel = "N", defaultValue = "" + EvaluateJob.Data.DEFAULT_MAX_SHORT,
+            description = "Score a seeded random sample of at most N word pairs and N single words, cut from the sentences scored "
+                    + "(at most one of each per sentence; 0: all). Default: ${DEFAULT-VALUE}.")
+    int maxShort;
+
     @Option(names = "--threads", paramLabel = "N", description = "Detection threads for each detector. Default: the machine's cores.")
     Integer threads;
 
@@ -94,14 +100,17 @@ public final class EvaluateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (maxShort < 0) {
+            throw new IllegalArgumentException("--max-short must be 0 (all) or a positive number, got " + maxShort);
+        }
         EvaluateJob.Data data;
         if (prepared != null) {
             if (windows != null || sentences != null) {
                 throw new IllegalArgumentException("give --input (a prepare output) or --windows/--sentences, not both");
             }
-            data = EvaluateJob.Data.ofPrepared(prepared, split, maxWindows, maxSentences);
+            data = EvaluateJob.Data.ofPrepared(prepared, split, maxWindows, maxSentences, maxShort);
         } else if (windows != null || sentences != null) {
-            data = new EvaluateJob.Data(windows, sentences, windows != null ? windows : sentences, null, maxWindows, maxSentences);
+            data = new EvaluateJob.Data(windows, sentences, windows != null ? windows : sentences, null, maxWindows, maxSentences, maxShort);
         } else {
             throw new IllegalArgumentException("nothing to evaluate on: give --input DIR (a prepare output) or --windows/--sentences");
         }

@@ -20,8 +20,24 @@ public interface Candidate {
     /** @param symbols windows as prepare cut them: rows × window symbol indices */
     int[] predictWindows(char[] symbols, int window, Alphabet alphabet);
 
-    /** @param sentences normalised sentences */
-    int[] predictSentences(List<String> sentences, Alphabet alphabet);
+    /**
+     * Answers for whole texts: sentences, word pairs and single words go the same way.
+     *
+     * @param texts normalised texts
+     */
+    Answers predictTexts(List<String> texts, Alphabet alphabet);
+
+    /**
+     * Each text's answer (an index as above) and, when the detector gives one, the probability it
+     * gives that answer (null otherwise; see {@link #withoutConfidence()}).
+     */
+    record Answers(int[] predicted, double[] confidence) {
+    }
+
+    /** Why this detector's answers come without a probability to calibrate (report.json's {@code no_calibration}); null when they have one. */
+    default String withoutConfidence() {
+        return null;
+    }
 
     /**
      * The model's languages this detector does not know and so never answers: their items count

@@ -29,8 +29,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * {@code langid evaluate}: scores a model (and optionally Lingua, side by side) on held-out
- * windows, exactly as prepare cut them, and on whole sentences; writes {@code report.json}
- * (data-schemas/evaluation-report.schema.json) and {@code report.html}.
+ * windows, exactly as prepare cut them, on whole sentences, and on the word pairs and single
+ * words cut from those sentences ({@link ShortItems}); writes {@code report.json}
+ * (data-schemas/evaluation-report.schema.json) and {@code report.html}. Sentences, word pairs and
+ * single words are all whole texts to a detector ({@link Candidate#predictTexts}): the same code
+ * path, the same breakdowns, and for a detector that gives a probability its calibration error
+ * ({@link Calibration}).
  *
  * <p>Besides each language, every detector's accuracy is given:
  * <ul>
@@ -54,15 +58,38 @@ public final class EvaluateJob {
 
     /**
      * What to evaluate on: Parquet windows and sentences (either may be null), each capped to a
-     * seeded random sample of at most max* rows (0: all), and how to name them in the report.
+     * seeded random sample of at most max* rows (0: all), and how to name them in the report. The
+     * word pairs and single words cut from the sentences ({@link ShortItems}) are capped at
+     * {@code maxShort} each.
      */
-    public record Data(String windowsPath, String sentencesPath, String input, String split, int maxWindows, int maxSentences) {
+    public record Data(String windowsPath, String sentencesPath, String input, String split, int maxWindows, int maxSentences,
+                       int maxShort) {
+
+        /** Word pairs and single words scored at most, each, unless told otherwise: an accuracy to about half a point (95%), quick for every peer. */
+        public static final int DEFAULT_MAX_SHORT = 20_000;
+
+        /** With the default cap of short items. */
+        public Data(String windowsPath, String sentencesPath, String input, String split, int maxWindows, int maxSentences) {
+            this(windowsPath, sentencesPath, input, split, maxWindows, maxSentences, DEFAULT_MAX_SHORT);
+        }
 
         /** The {@code split} of a prepare output directory. */
         public static Data ofPrepared(String prepared, String split, int maxWindows, int maxSentences) {
-            return new Data(prepared + "/windows/split=" + split, prepared + "/sentences/split=" + split,
-                    prepared, split, maxWindows, maxSentences);
+            return ofPrepared(prepared, split, maxWindows, maxSentences, DEFAULT_MAX_SHORT);
         }
+
+        /** The {@code split} of a prepare output directory, with a cap of short items. */
+        public static Data ofPrepared(String prepared, String split, int maxWindows, int maxSentences, int maxShort) {
+            return new Data(prepared + "/windows/split=" + split, prepared + "/sentences/split=" + split,
+                    prepared, split, maxWindows, maxSentences, maxShort);
+        }
+    }
+
+    /** Every level a report may hold, in order; all but windows are whole texts, scored by {@link Candidate#predictTexts}. */
+    public static final List<String> LEVELS = List.of("windows", "sentences", "word_pairs", "single_words");
+
+    /** A level of whole texts: sentences, or the short items cut from them. */
+    record TextLevel(String name, List<String> texts, int[] labels) {
     }
 
     private EvaluateJob() {
@@ -114,9 +141,12 @@ public final class EvaluateJob {
         if (windows != null) {
             dataNode.put("windows", data.windowsPath());
         }
+        List<TextLevel> textLevels = new ArrayList<>();
         if (sentences != null) {
             dataNode.put("sentences", data.sentencesPath());
             dataNode.put("sentences_without_text", sentences.empty());
+            textLevels.add(new TextLevel("sentences", sentences.texts(), sentences.labels()));
+            textLevels.addAll(shortLevels(sentences, alphabet, data.maxShort(), dataNode.putObject("short_items")));
         }
         languages.forEach(report.putArray("languages")::add);
         LanguageScripts scripts = new LanguageScripts(languages);
@@ -137,9 +167,9 @@ public final class EvaluateJob {
         List<RelatedLanguages.Group> groups = RelatedLanguages.among(languages);
         ArrayNode detectors = report.putArray("detectors");
         int[] firstWindows = null;
-        int[] firstSentences = null;
+        int[][] firstTexts = new int[textLevels.size()][];
         ConfusionScores firstWindowScores = null;
-        ConfusionScores firstSentenceScores = null;
+        ConfusionScores[] firstTextScores = new ConfusionScores[textLevels.size()];
         for (Candidate candidate : candidates) {
             boolean first = candidate == candidates.get(0);
             ObjectNode entry = detectors.addObject();
@@ -180,29 +210,42 @@ public final class EvaluateJob {
                 }
                 entry.set("windows", windowScores);
             }
-            if (sentences != null) {
-                LOG.info("{}: {} sentences", candidate.name(), sentences.texts().size());
-                ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline());
+            if (!textLevels.isEmpty() && candidate.withoutConfidence() != null) {
+                entry.put("no_calibration", candidate.withoutConfidence());
+            }
+            for (int l = 0; l < textLevels.size(); l++) {
+                TextLevel level = textLevels.get(l);
+                LOG.info("{}: {} {}", candidate.name(), level.texts().size(), level.name());
                 long started = System.nanoTime();
-                int[] predicted = candidate.predictSentences(sentences.texts(), alphabet);
+                Candidate.Answers answers = candidate.predictTexts(level.texts(), alphabet);
                 double seconds = (System.nanoTime() - started) / 1e9;
-                scores.add(sentences.labels(), predicted, i -> sentences.texts().get(i));
-                ObjectNode sentenceScores = scores.toJson(seconds);
-                addBreakdowns(sentenceScores, scores, scripts, groups);
+                int[] predicted = answers.predicted();
+                // The model declines only below a confidence floor or for text it cannot read; give it an und column when it did.
+                boolean declined = Arrays.stream(predicted).anyMatch(p -> p == languages.size());
+                ConfusionScores scores = new ConfusionScores(languages, candidate.mayDecline() || declined);
+                scores.add(level.labels(), predicted, i -> level.texts().get(i));
+                ObjectNode levelScores = scores.toJson(seconds);
+                addBreakdowns(levelScores, scores, scripts, groups);
+                if (answers.confidence() != null) {
+                    Calibration calibration = new Calibration(level.labels(), predicted, answers.confidence(), languages.size());
+                    if (calibration.count() > 0) {
+                        levelScores.set("calibration", calibration.toJson());
+                    }
+                }
                 if (first) {
-                    firstSentences = predicted;
-                    firstSentenceScores = scores;
+                    firstTexts[l] = predicted;
+                    firstTextScores[l] = scores;
                 } else {
-                    if (!sentences.texts().isEmpty()) {
-                        sentenceScores.set("model_lead", PairedBootstrap.lead(sentences.labels(), firstSentences, predicted)
+                    if (!level.texts().isEmpty()) {
+                        levelScores.set("model_lead", PairedBootstrap.lead(level.labels(), firstTexts[l], predicted)
                                 .toJson(candidates.get(0).name(), "item"));
                     }
                     if (!unknown.isEmpty()) {
-                        sentenceScores.set("shared", shared(languages, known, firstSentenceScores, scores, sentences.labels(), firstSentences,
+                        levelScores.set("shared", shared(languages, known, firstTextScores[l], scores, level.labels(), firstTexts[l],
                                 predicted, false, null, candidates.get(0).name()));
                     }
                 }
-                entry.set("sentences", sentenceScores);
+                entry.set(level.name(), levelScores);
             }
         }
         if (!unavailable.isEmpty()) {
@@ -225,6 +268,51 @@ public final class EvaluateJob {
         });
         JsonSchemas.requireValid(SCHEMA_FILE, report, "the evaluation report");
         return report;
+    }
+
+    /**
+     * The word pairs and single words of the sentences ({@link ShortItems}), each level capped to a
+     * seeded sample of at most {@code max} (0: all); what was cut goes into {@code node}
+     * (report.json's {@code data.short_items}).
+     */
+    static List<TextLevel> shortLevels(LabelledSentences sentences, Alphabet alphabet, int max, ObjectNode node) {
+        List<String> pairs = new ArrayList<>();
+        List<Integer> pairLabels = new ArrayList<>();
+        List<String> words = new ArrayList<>();
+        List<Integer> wordLabels = new ArrayList<>();
+        for (int i = 0; i < sentences.texts().size(); i++) {
+            ShortItems.Cut cut = ShortItems.cut(sentences.texts().get(i), ShortItems.SEED, alphabet::readsMostLetters);
+            if (cut.pair() != null) {
+                pairs.add(cut.pair());
+                pairLabels.add(sentences.labels()[i]);
+            }
+            if (cut.word() != null) {
+                words.add(cut.word());
+                wordLabels.add(sentences.labels()[i]);
+            }
+        }
+        node.put("min_letters", ShortItems.MIN_LETTERS);
+        node.putArray("unspaced_piece_letters").add(ShortItems.MIN_PIECE).add(ShortItems.MAX_PIECE);
+        node.put("seed", ShortItems.SEED);
+        node.put("max_per_level", max);
+        int n = sentences.texts().size();
+        return List.of(capped("word_pairs", pairs, pairLabels, max, 2, n, node), capped("single_words", words, wordLabels, max, 3, n, node));
+    }
+
+    private static TextLevel capped(String name, List<String> texts, List<Integer> labels, int max, int purpose, int sentences, ObjectNode node) {
+        int[] chosen = max > 0 && texts.size() > max ? sampleIndices(texts.size(), max, purpose) : null;
+        List<String> keptTexts = new ArrayList<>();
+        List<Integer> keptLabels = new ArrayList<>();
+        for (int k = 0; k < (chosen == null ? texts.size() : chosen.length); k++) {
+            int i = chosen == null ? k : chosen[k];
+            keptTexts.add(texts.get(i));
+            keptLabels.add(labels.get(i));
+        }
+        node.putObject(name).put("cut", texts.size()).put("scored", keptTexts.size()).put("sentences_without", sentences - texts.size());
+        if (texts.isEmpty() && sentences > 0) {
+            LOG.warn("no {} could be cut from {} sentences", name.replace('_', ' '), sentences);
+        }
+        return new TextLevel(name, keptTexts, keptLabels.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static void addBreakdowns(ObjectNode level, ConfusionScores scores, LanguageScripts scripts, List<RelatedLanguages.Group> groups) {
@@ -293,13 +381,13 @@ public final class EvaluateJob {
 
     /**
      * A table a person reads in a terminal: accuracy per language and per script, for each detector,
-     * windows and sentences; the peers' leads (also over the languages a peer knows); one line per
-     * group of related languages.
+     * at each level (windows, sentences, word pairs, single words); the peers' leads (also over the
+     * languages a peer knows); each detector's calibration error; one line per group of related languages.
      */
     public static void printSummary(JsonNode report, PrintStream out) {
         List<String> languages = new ArrayList<>();
         report.get("languages").forEach(l -> languages.add(l.asText()));
-        int labels = 8;
+        int labels = 12;   // "single words"
         for (String language : languages) {
             labels = Math.max(labels, language.length());
         }
@@ -309,7 +397,7 @@ public final class EvaluateJob {
         String label = "  %-" + labels + "s";
         List<JsonNode> detectors = new ArrayList<>();
         report.get("detectors").forEach(detectors::add);
-        for (String level : List.of("windows", "sentences")) {
+        for (String level : LEVELS) {
             List<JsonNode> scored = detectors.stream().filter(d -> d.has(level)).toList();
             if (scored.isEmpty()) {
                 continue;
@@ -317,7 +405,8 @@ public final class EvaluateJob {
             int width = Math.max(14, scored.stream().mapToInt(d -> d.get("name").asText().length()).max().orElse(0));
             String name = " %" + width + "s";
             String percent = " %" + (width - 1) + ".1f%%";
-            out.printf(Locale.ROOT, "%-" + (labels + 2) + "s", level);
+            String items = level.replace('_', ' ');
+            out.printf(Locale.ROOT, "%-" + (labels + 2) + "s", items);
             scored.forEach(d -> out.printf(Locale.ROOT, name, d.get("name").asText()));
             out.println();
             for (int i = 0; i < languages.size(); i++) {
@@ -330,7 +419,7 @@ public final class EvaluateJob {
             }
             out.printf(Locale.ROOT, label, "all");
             scored.forEach(d -> out.printf(Locale.ROOT, percent, 100 * d.get(level).get("accuracy").asDouble()));
-            out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), level);
+            out.printf(Locale.ROOT, "   (%d %s)%n", scored.get(0).get(level).get("count").asLong(), items);
             JsonNode scripts = scored.get(0).get(level).path("per_script");
             for (int s = 0; s < scripts.size(); s++) {
                 out.printf(Locale.ROOT, label, scripts.get(s).get("script").asText());
@@ -344,16 +433,28 @@ public final class EvaluateJob {
             for (JsonNode d : scored) {
                 JsonNode lead = d.get(level).path("model_lead");
                 if (lead.isObject()) {
-                    out.printf(Locale.ROOT, "  %s - %s: %s%n", lead.get("model").asText(), d.get("name").asText(), leadText(lead));
+                    out.printf(Locale.ROOT, "  %s - %s: %s%n", lead.get("model").asText(), d.get("name").asText(), leadText(lead, level));
                 }
                 JsonNode shared = d.get(level).path("shared");
                 if (shared.isObject()) {
                     out.printf(Locale.ROOT, "  over the %d languages %s knows (%d %s): %s %.1f%%, %s %.1f%%%s%n",
-                            shared.get("languages").size(), d.get("name").asText(), shared.get("count").asLong(), level,
+                            shared.get("languages").size(), d.get("name").asText(), shared.get("count").asLong(), items,
                             scored.get(0).get("name").asText(), 100 * shared.get("model_accuracy").asDouble(), d.get("name").asText(),
                             100 * shared.get("accuracy").asDouble(),
-                            shared.path("model_lead").isObject() ? "; difference " + leadText(shared.get("model_lead")) : "");
+                            shared.path("model_lead").isObject() ? "; difference " + leadText(shared.get("model_lead"), level) : "");
                 }
+            }
+            List<String> calibrated = new ArrayList<>();
+            for (JsonNode d : scored) {
+                JsonNode calibration = d.get(level).path("calibration");
+                if (calibration.isObject()) {
+                    calibrated.add(String.format(Locale.ROOT, "%s %.4f (confidence %.1f%%, right %.1f%%)", d.get("name").asText(),
+                            calibration.get("ece").asDouble(), 100 * calibration.get("mean_confidence").asDouble(),
+                            100 * calibration.get("accuracy").asDouble()));
+                }
+            }
+            if (!calibrated.isEmpty()) {
+                out.printf(Locale.ROOT, "  calibration error (ECE, %d bins): %s%n", Calibration.BINS, String.join(", ", calibrated));
             }
             JsonNode errors = scored.get(0).get(level).path("errors");
             if (errors.isArray() && !errors.isEmpty()) {
@@ -375,15 +476,21 @@ public final class EvaluateJob {
                         + ": their items count as its errors (compared over the languages it knows above)");
             }
         }
+        for (JsonNode d : detectors) {
+            if (d.path("no_calibration").isTextual()) {
+                out.println(d.get("name").asText() + ": no calibration error (" + d.get("no_calibration").asText() + ")");
+            }
+        }
         report.path("unavailable").forEach(peer ->
                 out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
     }
 
-    private static String leadText(JsonNode lead) {
-        // Clusters are sentences at both levels: a sentence's windows, or the sentence itself.
-        return String.format(Locale.ROOT, "%+.2f points (95%% interval %+.2f to %+.2f over %d sentences)",
+    private static String leadText(JsonNode lead, String level) {
+        // A window's cluster is its sentence; every other item is a cluster of its own.
+        return String.format(Locale.ROOT, "%+.2f points (95%% interval %+.2f to %+.2f over %d %s)",
                 100 * lead.get("accuracy_difference").asDouble(), 100 * lead.get("interval_95").get(0).asDouble(),
-                100 * lead.get("interval_95").get(1).asDouble(), lead.get("clusters").asLong());
+                100 * lead.get("interval_95").get(1).asDouble(), lead.get("clusters").asLong(),
+                level.equals("windows") ? "sentences" : level.replace('_', ' '));
     }
 
     /** One line per group of related languages: each detector's errors that stayed inside the group. */
@@ -395,7 +502,7 @@ public final class EvaluateJob {
             List<String> members = new ArrayList<>();
             groups.get(g).get("languages").forEach(l -> members.add(l.asText()));
             List<String> levels = new ArrayList<>();
-            for (String level : List.of("windows", "sentences")) {
+            for (String level : LEVELS) {
                 List<String> parts = new ArrayList<>();
                 for (JsonNode d : detectors) {
                     JsonNode group = d.path(level).path("related").path(g);
@@ -406,7 +513,7 @@ public final class EvaluateJob {
                     }
                 }
                 if (!parts.isEmpty()) {
-                    levels.add(level + ": " + String.join(", ", parts));
+                    levels.add(level.replace('_', ' ') + ": " + String.join(", ", parts));
                 }
             }
             out.println("related " + groups.get(g).get("group").asText() + " (" + String.join(", ", members)

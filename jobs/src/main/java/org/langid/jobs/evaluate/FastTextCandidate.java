@@ -240,12 +240,12 @@ public final class FastTextCandidate implements Candidate {
     @Override
     public int[] predictWindows(char[] symbols, int window, Alphabet alphabet) {
         return predict(symbols.length / window,
-                row -> settings.fastTextText(alphabet.decode(symbols, row * window, window)));
+                row -> settings.fastTextText(alphabet.decode(symbols, row * window, window))).predicted();
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
-        return predict(sentences.size(), i -> settings.fastTextText(alphabet.normalize(sentences.get(i))));
+    public Answers predictTexts(List<String> texts, Alphabet alphabet) {
+        return predict(texts.size(), i -> settings.fastTextText(alphabet.normalize(texts.get(i))));
     }
 
     /**
@@ -254,8 +254,9 @@ public final class FastTextCandidate implements Candidate {
      * {@value #PREDICT_MEMORY_PER_MODEL_BYTE}× its model file (6.7 GB resident for the 1.6 GB model
      * of the full corpus), and two of them were killed by the kernel beside a training run.
      */
-    private int[] predict(int count, IntFunction<String> text) {
+    private Answers predict(int count, IntFunction<String> text) {
         int[] predicted = new int[count];
+        double[] probability = new double[count];
         long modelBytes = modelBytes();
         int processes = predictProcesses(threads, modelBytes, availableMemoryBytes());
         if (processes < threads) {
@@ -263,8 +264,8 @@ public final class FastTextCandidate implements Candidate {
                     processes, threads, processes, PREDICT_MEMORY_PER_MODEL_BYTE * modelBytes >> 20);
         }
         int share = Math.max(1, (count + processes - 1) / processes);
-        Chunks.run(count, share, processes, (from, to) -> predictChunk(text, from, to, predicted));
-        return predicted;
+        Chunks.run(count, share, processes, (from, to) -> predictChunk(text, from, to, predicted, probability));
+        return new Answers(predicted, probability);
     }
 
     /** Resident memory of a {@code fasttext predict} process per byte of its model file (measured, rounded up). */
@@ -297,7 +298,8 @@ public final class FastTextCandidate implements Candidate {
         }
     }
 
-    private void predictChunk(IntFunction<String> text, int from, int to, int[] predicted) {
+    /** {@code fasttext predict-prob}: each line's best label and its probability. */
+    private void predictChunk(IntFunction<String> text, int from, int to, int[] predicted, double[] probability) {
         Path work = null;
         try {
             work = Files.createTempDirectory("langid-fasttext-");
@@ -309,16 +311,19 @@ public final class FastTextCandidate implements Candidate {
                 }
             }
             Path output = work.resolve("predicted.txt");
-            run(List.of(binary.toString(), "predict", model.toString(), input.toString(), "1"), output, work.resolve("stderr.txt"), "prediction");
+            run(List.of(binary.toString(), "predict-prob", model.toString(), input.toString(), "1"), output, work.resolve("stderr.txt"),
+                    "prediction");
             int i = from;
             try (Stream<String> lines = Files.lines(output, StandardCharsets.UTF_8)) {
                 for (String line : (Iterable<String>) lines::iterator) {
-                    Integer label = indexOf.get(line.trim());
+                    String[] parts = line.trim().split(" ");
+                    Integer label = parts.length == 2 ? indexOf.get(parts[0]) : null;
                     if (i >= to || label == null) {
                         throw new IllegalStateException("fastText predicted \"" + line + "\" for line " + (i - from + 1)
-                                + "; expected one of " + indexOf.keySet());
+                                + "; expected one of " + indexOf.keySet() + " and a probability");
                     }
-                    predicted[i++] = label;
+                    predicted[i] = label;
+                    probability[i++] = Double.parseDouble(parts[1]);
                 }
             }
             if (i != to) {

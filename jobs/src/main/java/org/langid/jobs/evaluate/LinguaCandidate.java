@@ -87,8 +87,14 @@ public final class LinguaCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
-        return predict(sentences.size(), sentences::get);
+    public Answers predictTexts(List<String> texts, Alphabet alphabet) {
+        return new Answers(predict(texts.size(), texts::get), null);
+    }
+
+    @Override
+    public String withoutConfidence() {
+        return "Lingua 1.2.2's confidence values are not probabilities: the language it answers always has 1.0, the others "
+                + "a ratio of log-probabilities to it; read as a probability, its ECE would be 1 - accuracy";
     }
 
     /** Detects one text; the index of its language, or the declined index. */

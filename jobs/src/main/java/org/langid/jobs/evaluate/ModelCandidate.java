@@ -32,9 +32,10 @@ public final class ModelCandidate implements Candidate {
                 + (detector.options().foldCapitals() ? ", windows in capitals read in lower case" : ", capitals as written");
     }
 
+    /** Below a confidence floor (the manifest's) the model answers und; otherwise it answers every text prepare keeps. */
     @Override
     public boolean mayDecline() {
-        return false;   // a sentence that normalises to nothing would be und, but prepare keeps none
+        return detector.textDetector().confidenceFloor() > 0;
     }
 
     @Override
@@ -60,17 +61,19 @@ public final class ModelCandidate implements Candidate {
     }
 
     @Override
-    public int[] predictSentences(List<String> sentences, Alphabet alphabet) {
-        int[] predicted = new int[sentences.size()];
+    public Answers predictTexts(List<String> texts, Alphabet alphabet) {
+        int[] predicted = new int[texts.size()];
+        double[] confidence = new double[texts.size()];
+        int declined = detector.languages().size();
         Chunks.run(predicted.length, CHUNK, threads, (from, to) -> {
-            List<Detection> detections = detector.detectAll(sentences.subList(from, to));
+            List<Detection> detections = detector.detectAll(texts.subList(from, to));
             for (int i = from; i < to; i++) {
-                predicted[i] = detector.languages().indexOf(detections.get(i - from).language());
-                if (predicted[i] < 0) {
-                    throw new IllegalStateException("langid declined sentence " + i + ", which prepare should have dropped");
-                }
+                Detection detection = detections.get(i - from);
+                int index = detector.languages().indexOf(detection.language());
+                predicted[i] = index < 0 ? declined : index;   // und, when it is not one of the model's classes
+                confidence[i] = detection.confidence();
             }
         });
-        return predicted;
+        return new Answers(predicted, confidence);
     }
 }

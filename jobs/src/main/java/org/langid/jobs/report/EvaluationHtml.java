@@ -19,7 +19,7 @@ public final class EvaluationHtml {
     private static final String MISSING = "–";
     private static final int ERROR_PAIRS_SHOWN = 12;
 
-    private static final String[] LEVELS = {"windows", "sentences"};
+    private static final String[] LEVELS = {"windows", "sentences", "word_pairs", "single_words"};
     private static final String[] METRICS = {"precision", "recall", "f1"};
     private static final String[] METRIC_NAMES = {"precision", "recall", "F1"};
     private static final String[] METRIC_COLOURS = {"#93c5fd", "#6ee7b7", "#4f46e5"};
@@ -64,7 +64,7 @@ public final class EvaluationHtml {
             table.errors th,table.errors td{padding:4px 10px;border-bottom:1px solid #e5e7eb;text-align:left;\
             vertical-align:top}
             table.errors td.count{text-align:right}
-            td.unknown{color:#6b7280;font-style:italic}
+            td.unknown,td.no-probability{color:#6b7280;font-style:italic}
             details.related{margin:6px 0 10px}
             table.errors code{white-space:pre;word-break:normal;display:inline-block;margin:0 6px 3px 0}
             footer{margin-top:44px;padding-top:8px;border-top:1px solid #e5e7eb;color:#6b7280;font-size:12px}
@@ -83,6 +83,7 @@ public final class EvaluationHtml {
         header(html, report);
         summary(html, report.path("detectors"));
         leads(html, report.path("detectors"));
+        calibration(html, report.path("detectors"));
         unavailable(html, report.path("unavailable"));
         shared(html, report.path("detectors"));
         perLanguage(html, report.path("detectors"), report.path("languages"));
@@ -114,47 +115,71 @@ public final class EvaluationHtml {
                 .append("</code>, split <strong>").append(escape(text(data.path("split")))).append("</strong></dd>\n")
                 .append("<dt>Languages</dt><dd>").append(escape(String.join(", ", codes)))
                 .append(" (").append(codes.size()).append(")</dd>\n")
-                .append("<dt>Created</dt><dd>").append(escape(text(report.path("created")))).append("</dd>\n")
-                .append("</dl>\n</header>\n");
+                .append("<dt>Created</dt><dd>").append(escape(text(report.path("created")))).append("</dd>\n");
+        JsonNode cut = data.path("short_items");
+        if (cut.isObject()) {
+            html.append("<dt>Short items</dt><dd>").append(whole(number(cut.path("word_pairs").path("scored")))).append(" word pairs and ")
+                    .append(whole(number(cut.path("single_words").path("scored")))).append(" single words cut from the sentences:")
+                    .append(" lower case, letters only (punctuation and digits dropped), a single word of at least ")
+                    .append(cut.path("min_letters").asInt()).append(" letters, a pair two consecutive words; scripts written without")
+                    .append(" spaces cut into pieces of ").append(cut.path("unspaced_piece_letters").path(0).asInt()).append("–")
+                    .append(cut.path("unspaced_piece_letters").path(1).asInt()).append(" letters</dd>\n");
+        }
+        html.append("</dl>\n</header>\n");
     }
 
     private static void summary(StringBuilder html, JsonNode detectors) {
-        boolean anySentences = false;
-        for (JsonNode detector : detectors) {
-            anySentences |= detector.path("sentences").isObject();
+        List<String> levels = levels(detectors);
+        html.append("<section>\n<h2>Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>Detector</th>");
+        for (String level : levels) {
+            html.append("<th>").append(title(level)).append(": accuracy</th><th>").append(title(level)).append(": macro-F1</th>");
         }
-        html.append("<section>\n<h2>Summary</h2>\n<table class=\"summary\">\n<thead><tr><th>Detector</th>")
-                .append("<th>Window accuracy</th><th>Window macro-F1</th>");
-        if (anySentences) {
-            html.append("<th>Sentence accuracy</th><th>Sentence macro-F1</th>");
-        }
-        html.append("<th>Windows / s</th>");
-        if (anySentences) {
-            html.append("<th>Sentences / s</th>");
+        List<String> rates = levels.stream().filter(l -> l.equals("windows") || l.equals("sentences")).toList();
+        for (String level : rates) {
+            html.append("<th>").append(title(level)).append(" / s</th>");
         }
         html.append("</tr></thead>\n<tbody>\n");
         for (JsonNode detector : detectors) {
-            JsonNode windows = detector.path("windows");
-            JsonNode sentences = detector.path("sentences");
             html.append("<tr><td><strong>").append(escape(text(detector.path("name")))).append("</strong>")
                     .append("<div class=\"description\">").append(escape(text(detector.path("description"))))
-                    .append("</div></td>")
-                    .append(cell(percent(number(windows.path("accuracy")))))
-                    .append(cell(percent(number(windows.path("macro_f1")))));
-            if (anySentences) {
-                html.append(cell(percent(number(sentences.path("accuracy")))))
-                        .append(cell(percent(number(sentences.path("macro_f1")))));
+                    .append("</div></td>");
+            for (String level : levels) {
+                html.append(cell(percent(number(detector.path(level).path("accuracy")))))
+                        .append(cell(percent(number(detector.path(level).path("macro_f1")))));
             }
-            html.append(cell(rate(number(windows.path("per_second")))));
-            if (anySentences) {
-                html.append(cell(rate(number(sentences.path("per_second")))));
+            for (String level : rates) {
+                html.append(cell(rate(number(detector.path(level).path("per_second")))));
             }
             html.append("</tr>\n");
         }
         if (detectors.size() == 2) {
-            differenceRow(html, detectors.get(0), detectors.get(1), anySentences);
+            differenceRow(html, detectors.get(0), detectors.get(1), levels, rates.size());
         }
         html.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    /** The levels any detector was scored at, in report order. */
+    private static List<String> levels(JsonNode detectors) {
+        List<String> levels = new ArrayList<>();
+        for (String level : LEVELS) {
+            for (JsonNode detector : detectors) {
+                if (detector.path(level).isObject() && !levels.contains(level)) {
+                    levels.add(level);
+                }
+            }
+        }
+        return levels;
+    }
+
+    /** A level's name in a heading: Windows, Sentences, Word pairs, Single words. */
+    private static String title(String level) {
+        String words = level.replace('_', ' ');
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1);
+    }
+
+    /** A level's items in running text: windows, sentences, word pairs, single words. */
+    private static String items(String level) {
+        return level.replace('_', ' ');
     }
 
     /**
@@ -165,36 +190,42 @@ public final class EvaluationHtml {
         List<JsonNode> peers = new ArrayList<>();
         for (int i = 1; i < detectors.size(); i++) {
             JsonNode peer = detectors.get(i);
-            if (peer.path("windows").path("model_lead").isObject() || peer.path("sentences").path("model_lead").isObject()) {
-                peers.add(peer);
+            for (String level : LEVELS) {
+                if (peer.path(level).path("model_lead").isObject() && !peers.contains(peer)) {
+                    peers.add(peer);
+                }
             }
         }
         if (peers.isEmpty()) {
             return;
         }
-        html.append("<section>\n<h2>The model against each peer</h2>\n<table class=\"summary\">\n<thead><tr><th>Peer</th>")
-                .append("<th>Windows: model − peer</th><th>Sentences: model − peer</th></tr></thead>\n<tbody>\n");
+        List<String> levels = levels(detectors);
+        html.append("<section>\n<h2>The model against each peer</h2>\n<table class=\"summary\">\n<thead><tr><th>Peer</th>");
+        for (String level : levels) {
+            html.append("<th>").append(title(level)).append(": model − peer</th>");
+        }
+        html.append("</tr></thead>\n<tbody>\n");
         for (JsonNode peer : peers) {
             html.append("<tr><td><strong>").append(escape(text(peer.path("name")))).append("</strong></td>");
-            for (String level : LEVELS) {
-                html.append(cell(lead(peer.path(level).path("model_lead"))));
+            for (String level : levels) {
+                html.append(cell(lead(peer.path(level).path("model_lead"), level)));
             }
             html.append("</tr>\n");
         }
         html.append("</tbody>\n</table>\n<p class=\"note\">Accuracy points the model is ahead (negative: behind) on the same")
-                .append(" items, and in brackets the 95% interval of that difference from a paired bootstrap over sentences")
-                .append(" (1,000 resamples; a sentence's windows overlap and are resampled together). An interval that")
-                .append(" holds 0 is a difference this test data cannot tell from chance.</p>\n</section>\n");
+                .append(" items, and in brackets the 95% interval of that difference from a paired bootstrap")
+                .append(" (1,000 resamples; a sentence's windows overlap and are resampled together, every other item on its own). An")
+                .append(" interval that holds 0 is a difference this test data cannot tell from chance.</p>\n</section>\n");
     }
 
-    private static String lead(JsonNode lead) {
+    private static String lead(JsonNode lead, String level) {
         if (!lead.isObject()) {
             return MISSING;
         }
         JsonNode interval = lead.path("interval_95");
         return format("%+.2f pt", 100 * number(lead.path("accuracy_difference")))
-                + format(" (%+.2f to %+.2f; %,d sentences)", 100 * number(interval.path(0)), 100 * number(interval.path(1)),
-                lead.path("clusters").asLong());
+                + format(" (%+.2f to %+.2f; %,d %s)", 100 * number(interval.path(0)), 100 * number(interval.path(1)),
+                lead.path("clusters").asLong(), level.equals("windows") ? "sentences" : items(level));
     }
 
     /** Peers asked for that could not run: said on the page, so a missing column is never a silent one. */
@@ -210,18 +241,11 @@ public final class EvaluationHtml {
         if (detectors.size() < 2 || !languages.isArray()) {
             return;
         }
-        List<String> levels = new ArrayList<>();
-        for (String level : LEVELS) {
-            for (JsonNode detector : detectors) {
-                if (detector.path(level).isObject() && !levels.contains(level)) {
-                    levels.add(level);
-                }
-            }
-        }
+        List<String> levels = levels(detectors);
         html.append("<section>\n<h2>Accuracy per language</h2>\n<table class=\"summary\">\n<thead><tr><th>Language</th>");
         for (String level : levels) {
             for (JsonNode detector : detectors) {
-                html.append("<th>").append(level).append(": ").append(escape(text(detector.path("name")))).append("</th>");
+                html.append("<th>").append(items(level)).append(": ").append(escape(text(detector.path("name")))).append("</th>");
             }
         }
         html.append("</tr></thead>\n<tbody>\n");
@@ -288,12 +312,12 @@ public final class EvaluationHtml {
                 }
                 html.append("<tr><td><strong>").append(escape(text(peer.path("name")))).append("</strong></td>")
                         .append("<td class=\"unknown-languages\">").append(escape(joined(peer.path("unknown_languages")))).append("</td>")
-                        .append("<td>").append(level).append("</td>")
+                        .append("<td>").append(items(level)).append("</td>")
                         .append(cell(whole(shared.path("languages").size())))
                         .append(cell(whole(number(shared.path("count")))))
                         .append(cell(percent(number(shared.path("model_accuracy")))))
                         .append(cell(percent(number(shared.path("accuracy")))))
-                        .append(cell(lead(shared.path("model_lead")))).append("</tr>\n");
+                        .append(cell(lead(shared.path("model_lead"), level))).append("</tr>\n");
             }
         }
         html.append("</tbody>\n</table>\n<p class=\"note\">A peer never answers a language it does not know, so the summary")
@@ -321,7 +345,7 @@ public final class EvaluationHtml {
         html.append("<section>\n<h2>Accuracy per script</h2>\n<table class=\"summary scripts\">\n<thead><tr><th>Script</th>");
         for (String level : levels) {
             for (JsonNode detector : detectors) {
-                html.append("<th>").append(level).append(": ").append(escape(text(detector.path("name")))).append("</th>");
+                html.append("<th>").append(items(level)).append(": ").append(escape(text(detector.path("name")))).append("</th>");
             }
         }
         html.append("</tr></thead>\n<tbody>\n");
@@ -371,12 +395,12 @@ public final class EvaluationHtml {
                         continue;
                     }
                     html.append("<tr><td><strong>").append(escape(text(detector.path("name")))).append("</strong></td><td>")
-                            .append(level).append("</td>");
+                            .append(items(level)).append("</td>");
                     for (JsonNode member : scores.path("per_language")) {
                         html.append(cell(inGroup(member)));
                     }
                     html.append("<td><strong>").append(inGroup(scores)).append("</strong></td></tr>\n");
-                    relatedDetails(details, text(detector.path("name")), level, scores);
+                    relatedDetails(details, text(detector.path("name")), items(level), scores);
                 }
             }
             html.append("</tbody>\n</table>\n").append(details);
@@ -425,17 +449,16 @@ public final class EvaluationHtml {
     }
 
     /** First minus second detector, in percentage points, so "+" means the first one is better. */
-    private static void differenceRow(StringBuilder html, JsonNode first, JsonNode second, boolean anySentences) {
+    private static void differenceRow(StringBuilder html, JsonNode first, JsonNode second, List<String> levels, int rates) {
         html.append("<tr class=\"difference\"><td>").append(escape(text(first.path("name"))))
                 .append(" − ").append(escape(text(second.path("name")))).append("</td>");
-        List<String> levels = anySentences ? List.of(LEVELS) : List.of(LEVELS[0]);
         for (String level : levels) {
             for (String metric : new String[] {"accuracy", "macro_f1"}) {
                 double difference = number(first.path(level).path(metric)) - number(second.path(level).path(metric));
                 html.append(cell(Double.isFinite(difference) ? format("%+.1f pt", difference * 100) : MISSING));
             }
         }
-        html.append(anySentences ? "<td></td><td></td>" : "<td></td>").append("</tr>\n");
+        html.append("<td></td>".repeat(rates)).append("</tr>\n");
     }
 
     private static void training(StringBuilder html, JsonNode training) {
@@ -589,19 +612,87 @@ public final class EvaluationHtml {
             if (!level.isObject()) {
                 continue;
             }
-            html.append("<h3>").append(levelName.equals("windows") ? "Windows" : "Sentences").append("</h3>\n")
+            html.append("<h3>").append(title(levelName)).append("</h3>\n")
                     .append("<p class=\"level-facts\">accuracy ").append(percent(number(level.path("accuracy"))))
                     .append(" (").append(whole(number(level.path("correct")))).append(" of ")
                     .append(whole(number(level.path("count")))).append(" correct), macro-F1 ")
                     .append(percent(number(level.path("macro_f1")))).append(", ")
                     .append(rate(number(level.path("per_second")))).append(" per second over ")
-                    .append(seconds(number(level.path("seconds")))).append("</p>\n<div class=\"pair\">\n");
+                    .append(seconds(number(level.path("seconds"))));
+            JsonNode calibration = level.path("calibration");
+            if (calibration.isObject()) {
+                html.append("; calibration error (ECE) ").append(decimal(number(calibration.path("ece")), 4));
+            }
+            html.append("</p>\n<div class=\"pair\">\n");
             heatmap(html, level, languages);
             metricBars(html, level.path("per_language"));
             html.append("</div>\n");
+            reliability(html, calibration);
             errors(html, level.path("errors"));
         }
         html.append("</section>\n");
+    }
+
+    /** The answers in each bin of confidence and how many of them were right, folded away. */
+    private static void reliability(StringBuilder html, JsonNode calibration) {
+        if (!calibration.isObject()) {
+            return;
+        }
+        html.append("<details><summary>Confidence against accuracy: ").append(whole(number(calibration.path("count"))))
+                .append(" answers in ").append(calibration.path("bins").asInt()).append(" bins</summary>\n<table class=\"errors\">")
+                .append("<thead><tr><th>confidence</th><th>answers</th><th>mean confidence</th><th>right</th></tr></thead><tbody>\n");
+        for (JsonNode bin : calibration.path("per_bin")) {
+            html.append("<tr><td>").append(format("%.1f–%.1f", number(bin.path("from")), number(bin.path("to")))).append("</td>")
+                    .append("<td class=\"count\">").append(whole(number(bin.path("count")))).append("</td>")
+                    .append(cell(percent(number(bin.path("mean_confidence"))))).append(cell(percent(number(bin.path("accuracy")))))
+                    .append("</tr>\n");
+        }
+        html.append("</tbody></table></details>\n");
+    }
+
+    /** Each detector's calibration error on each level of whole texts, and why a detector has none. */
+    private static void calibration(StringBuilder html, JsonNode detectors) {
+        List<String> levels = new ArrayList<>();
+        for (String level : levels(detectors)) {
+            for (JsonNode detector : detectors) {
+                if (detector.path(level).path("calibration").isObject() && !levels.contains(level)) {
+                    levels.add(level);
+                }
+            }
+        }
+        if (levels.isEmpty()) {
+            return;
+        }
+        html.append("<section>\n<h2>Calibration</h2>\n<table class=\"summary calibration\">\n<thead><tr><th>Detector</th>");
+        for (String level : levels) {
+            html.append("<th>").append(title(level)).append(": ECE</th>");
+        }
+        html.append("</tr></thead>\n<tbody>\n");
+        StringBuilder notes = new StringBuilder();
+        for (JsonNode detector : detectors) {
+            html.append("<tr><td><strong>").append(escape(text(detector.path("name")))).append("</strong></td>");
+            for (String level : levels) {
+                JsonNode calibration = detector.path(level).path("calibration");
+                if (calibration.isObject()) {
+                    html.append(cell(decimal(number(calibration.path("ece")), 4) + format(" <span class=\"description\">(confidence %s, right %s)</span>",
+                            percent(number(calibration.path("mean_confidence"))), percent(number(calibration.path("accuracy"))))));
+                } else if (detector.path("no_calibration").isTextual()) {
+                    html.append("<td class=\"no-probability\">no probability</td>");
+                } else {
+                    html.append(cell(MISSING));
+                }
+            }
+            html.append("</tr>\n");
+            if (detector.path("no_calibration").isTextual()) {
+                notes.append("<p class=\"note\"><strong>").append(escape(text(detector.path("name")))).append("</strong>: ")
+                        .append(escape(detector.path("no_calibration").asText())).append(".</p>\n");
+            }
+        }
+        html.append("</tbody>\n</table>\n<p class=\"note\">Expected calibration error: each answer goes into one of 10")
+                .append(" equal-width bins by its confidence (the probability the detector gives the language it answered); ECE")
+                .append(" is the mean over the bins, weighted by their answers, of |accuracy − mean confidence|. 0 is a detector")
+                .append(" right 90% of the times it says 0.9. Declined answers (und) are left out.</p>\n").append(notes)
+                .append("</section>\n");
     }
 
     /** The commonest confusions with a few of their items, folded away: reading errors shows what a mean hides. */

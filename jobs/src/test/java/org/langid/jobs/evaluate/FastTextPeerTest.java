@@ -105,6 +105,15 @@ class FastTextPeerTest {
         long testWindows = SparkTestSession.get().read().parquet(prepared + "/windows/split=test").count();
         assertEquals(testWindows, peer.at("/windows/count").asLong(), "fastText scores every test window");
         assertEquals(ours.at("/sentences/count").asLong(), peer.at("/sentences/count").asLong(), "and the same sentences");
+        for (String level : List.of("sentences", "word_pairs", "single_words")) {
+            assertEquals(ours.path(level).path("count").asLong(), peer.path(level).path("count").asLong(), "the same " + level);
+            assertTrue(ours.path(level).path("count").asLong() > 100, level);
+            // fastText's probability of its answer (predict-prob), binned as the model's.
+            JsonNode calibration = peer.path(level).path("calibration");
+            assertEquals(peer.path(level).path("count").asLong(), calibration.path("count").asLong(), level + ": " + calibration);
+            assertTrue(calibration.path("mean_confidence").asDouble() > 0.3 && calibration.path("ece").asDouble() < 0.5, calibration.toString());
+            assertFalse(peer.has("no_calibration"));
+        }
         double windowAccuracy = peer.at("/windows/accuracy").asDouble();
         double sentenceAccuracy = peer.at("/sentences/accuracy").asDouble();
         System.out.printf("fastText (%s) on %d windows: windows %.4f, sentences %.4f%n", SMALL.commandLine(), windows.size(),

@@ -84,7 +84,7 @@ class ScriptsAndRelatedLanguagesTest {
     @Test
     void accuracyPerScriptSumsTheConfusionMatrixOverTheScriptsLanguages() {
         for (JsonNode detector : report.path("detectors")) {
-            for (String level : List.of("windows", "sentences")) {
+            for (String level : EvaluateJob.LEVELS) {
                 JsonNode scores = detector.path(level);
                 JsonNode perScript = scores.path("per_script");
                 assertEquals(List.of("Latin", "Cyrillic", "Greek"), perScript.findValuesAsText("script"), detector.path("name") + " " + level);
@@ -108,7 +108,7 @@ class ScriptsAndRelatedLanguagesTest {
                 assertEquals(scores.path("count").asLong(), total, "every item in one script");
             }
         }
-        assertEquals(6, lines(printed, "(script: ").size(), "a row per script, windows and sentences: " + printed);
+        assertEquals(12, lines(printed, "(script: ").size(), "a row per script at each of the four levels: " + printed);
         assertTrue(printed.contains("(script: es, gl, pt)") && printed.contains("(script: ru, uk)") && printed.contains("(script: el)"), printed);
         assertTrue(html.contains("<h2>Accuracy per script</h2>"), "the page has the table");
         String table = html.substring(html.indexOf("<h2>Accuracy per script</h2>"));
@@ -121,7 +121,7 @@ class ScriptsAndRelatedLanguagesTest {
     void confusionsInsideEachGroupOfRelatedLanguagesAreTheMatrixAmongItsMembers() {
         long modelWindowsInGroup = 0;
         for (JsonNode detector : report.path("detectors")) {
-            for (String level : List.of("windows", "sentences")) {
+            for (String level : EvaluateJob.LEVELS) {
                 JsonNode scores = detector.path(level);
                 JsonNode related = scores.path("related");
                 assertEquals(List.of("East and South Slavic (Cyrillic)", "Ibero-Romance"), related.findValuesAsText("group"),
@@ -180,7 +180,7 @@ class ScriptsAndRelatedLanguagesTest {
         assertTrue(relatedLines.get(1).contains("; sentences: langid ") && relatedLines.get(1).contains(", " + LINGUA + " "), relatedLines.get(1));
         assertTrue(html.contains("<h2>Closely related languages</h2>"));
         assertTrue(html.contains("<h3>Ibero-Romance: es, gl, pt</h3>") && html.contains("<h3>East and South Slavic (Cyrillic): ru, uk</h3>"));
-        assertEquals(8, occurrences(html, "<details class=\"related\">"), "two groups, two detectors, two levels");
+        assertEquals(16, occurrences(html, "<details class=\"related\">"), "two groups, two detectors, four levels");
     }
 
     @Test
@@ -191,7 +191,7 @@ class ScriptsAndRelatedLanguagesTest {
         assertEquals(List.of("gl"), texts(lingua.path("unknown_languages")));
         assertFalse(model.has("unknown_languages"));
         int gl = LANGUAGES.indexOf("gl");
-        for (String level : List.of("windows", "sentences")) {
+        for (String level : EvaluateJob.LEVELS) {
             JsonNode theirs = lingua.path(level);
             JsonNode ours = model.path(level);
             for (JsonNode row : theirs.path("confusion")) {
@@ -222,9 +222,9 @@ class ScriptsAndRelatedLanguagesTest {
             assertTrue(lead.path("clusters").asLong() < theirs.path("model_lead").path("clusters").asLong(), "gl's sentences left out");
         }
         assertTrue(printed.contains(LINGUA + " does not know gl: their items count as its errors"), printed);
-        assertEquals(2, lines(printed, "over the 5 languages " + LINGUA + " knows").size(), printed);
+        assertEquals(4, lines(printed, "over the 5 languages " + LINGUA + " knows").size(), printed);
         assertTrue(html.contains("<h2>Over the languages each peer knows</h2>"));
-        assertEquals(2, occurrences(html, "<td class=\"unknown\""), "gl's cells of Lingua, windows and sentences");
+        assertEquals(4, occurrences(html, "<td class=\"unknown\""), "gl's cells of Lingua at each level");
     }
 
     /** The examples report.json keeps of a pair among all the level's errors. */

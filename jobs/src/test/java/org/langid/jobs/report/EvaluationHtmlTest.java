@@ -80,7 +80,8 @@ class EvaluationHtmlTest {
         assertFalse(html.contains("training-chart"));
         assertFalse(html.contains("<h2>Training</h2>"));
         assertFalse(html.contains("<h3>Sentences</h3>"));
-        assertFalse(html.contains("Sentence accuracy"));
+        assertFalse(html.contains("Sentences: accuracy"));
+        assertFalse(html.contains("<h2>Calibration</h2>"), "nothing calibrated");
         assertFalse(html.contains("class=\"difference\""), "no difference row for a single detector");
         assertFalse(html.contains("The model against each peer"), "nor a peer to lead");
         assertFalse(html.contains("NaN"));
@@ -151,6 +152,51 @@ class EvaluationHtmlTest {
         assertTrue(html.contains("<td class=\"unknown-languages\">fr</td><td>windows</td><td>2</td><td>80</td><td>82.5%</td><td>75.0%</td><td>–</td>"),
                 "the model and the peer over en and de; no interval given");
         assertEquals(1, occurrences(html, "<td class=\"unknown\""), "Lingua's fr cell, windows only");
+        assertFalse(html.contains("NaN"));
+    }
+
+    @Test
+    void shortLevelsAndCalibrationHaveTheirColumnsAndAPeerWithoutProbabilitiesSaysWhy() {
+        ObjectNode report = report();
+        ObjectNode cut = ((ObjectNode) report.get("data")).putObject("short_items").put("min_letters", 4).put("seed", 7)
+                .put("max_per_level", 20000);
+        cut.putArray("unspaced_piece_letters").add(2).add(4);
+        cut.putObject("word_pairs").put("cut", 80).put("scored", 80).put("sentences_without", 0);
+        cut.putObject("single_words").put("cut", 80).put("scored", 80).put("sentences_without", 0);
+        ObjectNode langid = detectors(report).addObject().put("name", "langid").put("description", "this model");
+        ObjectNode lingua = detectors(report).addObject().put("name", "lingua-1.2.2").put("description", "Lingua")
+                .put("no_calibration", "its values are <not> probabilities");
+        for (ObjectNode detector : new ObjectNode[] {langid, lingua}) {
+            detector.set("sentences", level(0.9, new int[][] {{36, 4, 0}, {4, 36, 0}, {0, 0, 0}}, LANGUAGES));
+            detector.set("word_pairs", level(0.8, new int[][] {{32, 8, 0}, {8, 32, 0}, {0, 0, 0}}, LANGUAGES));
+            detector.set("single_words", level(0.7, new int[][] {{28, 12, 0}, {12, 28, 0}, {0, 0, 0}}, LANGUAGES));
+        }
+        ObjectNode calibration = ((ObjectNode) langid.get("word_pairs")).putObject("calibration").put("bins", 10).put("ece", 0.0512)
+                .put("count", 80).put("declined", 0).put("mean_confidence", 0.8512).put("accuracy", 0.8);
+        ArrayNode bins = calibration.putArray("per_bin");
+        for (int b = 0; b < 10; b++) {
+            ObjectNode bin = bins.addObject().put("from", b / 10.0).put("to", (b + 1) / 10.0).put("count", b == 8 ? 80 : 0);
+            if (b == 8) {
+                bin.put("mean_confidence", 0.8512).put("accuracy", 0.8);
+            }
+        }
+        ObjectNode lead = ((ObjectNode) lingua.get("single_words")).putObject("model_lead").put("model", "langid")
+                .put("accuracy_difference", -0.05).put("clusters", 80).put("clustered_by", "item").put("resamples", 1000);
+        lead.putArray("interval_95").add(-0.09).add(-0.01);
+
+        String html = EvaluationHtml.render(report);
+
+        assertTrue(html.contains("<th>Word pairs: accuracy</th><th>Word pairs: macro-F1</th><th>Single words: accuracy</th>"));
+        assertTrue(html.contains("<h3>Word pairs</h3>") && html.contains("<h3>Single words</h3>"));
+        assertTrue(html.contains("<td>-5.00 pt (-9.00 to -1.00; 80 single words)</td>"), "a short level's lead counts its items");
+        assertTrue(html.contains("80 word pairs and 80 single words cut from the sentences"));
+        assertTrue(html.contains("<h2>Calibration</h2>"));
+        assertTrue(html.contains("<th>Word pairs: ECE</th>") && html.contains("<td>0.0512 "), "the model's ECE where it has one");
+        assertEquals(1, occurrences(html, "<td class=\"no-probability\">no probability</td>"), "Lingua's cell");
+        assertTrue(html.contains("its values are &lt;not&gt; probabilities"), "and why, escaped");
+        assertTrue(html.contains("calibration error (ECE) 0.0512") && html.contains("<td>0.8–0.9</td><td class=\"count\">80</td>"),
+                "the detector's section gives the ECE and its bins");
+        assertEquals(6, occurrences(html, "<table class=\"heatmap\">"), "two detectors, three levels");
         assertFalse(html.contains("NaN"));
     }
 
