@@ -93,7 +93,11 @@ public final class Manifest {
         return Alphabet.of(normalisation(), vocabulary());
     }
 
-    /** The model section, parsed and validated as a profile's {@code model:} would be, with the manifest's alphabet. */
+    /**
+     * The model section, parsed and validated as a profile's {@code model:} would be, with the
+     * manifest's alphabet; what an earlier version also wrote there (its training recipe, retired
+     * keys) is left out.
+     */
     public ModelConfig modelConfig() {
         ObjectNode wrapper = JSON.createObjectNode();
         wrapper.set("model", ModelConfig.withoutRetiredKeys(document.get("model")));

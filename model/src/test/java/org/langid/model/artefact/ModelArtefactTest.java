@@ -40,7 +40,7 @@ class ModelArtefactTest {
                 {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
                 {30, 31, 62, 40, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68}});
         Map<String, INDArray> feed = Map.of(LanguageIdGraph.WINDOWS, windows);
-        INDArray expected = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff()
+        INDArray expected = LanguageIdGraph.build(config, parameters.dup()).sameDiff()
                 .output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         INDArray actual = loaded.newGraph().output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         assertArrayEquals(expected.data().asFloat(), actual.data().asFloat(), 0f);

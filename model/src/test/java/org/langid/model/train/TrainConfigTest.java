@@ -27,4 +27,18 @@ class TrainConfigTest {
                 () -> ConfigTree.parse("train:\n  profile_every_steps: -1\n", "p.yaml").section("train", TrainConfig.class));
         assertEquals("p.yaml: section 'train': profile_every_steps must be 0 (off) or more, got -1", negative.getMessage());
     }
+
+    @Test
+    void theRecipeIsPartOfTheTrainSectionAndCheckedThere() {
+        TrainConfig train = ConfigTree.parse("train:\n  seed: 7\n  dropout: 0.1\n  optimizer:\n    learning_rate: 0.01\n"
+                + "  distillation:\n    weight: 0.5\n    self_teachers: 1\n", "p.yaml").section("train", TrainConfig.class);
+        assertEquals(7, train.seed);
+        assertEquals(0.1, train.dropout);
+        assertEquals(0.01, train.optimizer.learningRate);
+        assertEquals(0.5, train.teacherWeight());
+        ConfigException several = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("train:\n  dropout: 1.5\n  optimizer:\n    decay: step\n", "p.yaml").section("train", TrainConfig.class));
+        assertEquals("p.yaml: section 'train': dropout must be in [0, 1), got 1.5; optimizer.decay 'step' is not one of none, linear, cosine",
+                several.getMessage());
+    }
 }
