@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.TrainConfig;
 import org.langid.text.Alphabet;
 import org.langid.model.schema.JsonSchemas;
 
 /**
  * {@code manifest.json} of a model artefact: what the model is (languages, vocabulary,
- * normalisation, window, model config), where it came from (training provenance), how good it
- * was measured to be, and the SHA-256 of every other file. Schema:
+ * normalisation, window, model config), where it came from and how it was trained (training
+ * provenance, the train config), how good it was measured to be, and the SHA-256 of every other file. Schema:
  * {@code data-schemas/model-manifest.schema.json}.
  */
 public final class Manifest {
@@ -106,8 +107,20 @@ public final class Manifest {
         return config;
     }
 
+    /**
+     * Provenance: what the model was trained on and how, the {@code train:} section under
+     * {@code train}. A manifest written while the recipe was part of {@code model} is read with
+     * it moved there.
+     */
     public JsonNode training() {
-        return document.get("training");
+        JsonNode training = document.get("training");
+        JsonNode train = TrainConfig.withRecipeFrom(training.get("train"), document.get("model"));
+        if (train == training.get("train")) {
+            return training;
+        }
+        ObjectNode moved = training.deepCopy();
+        moved.set("train", train);
+        return moved;
     }
 
     public String dataFingerprint() {

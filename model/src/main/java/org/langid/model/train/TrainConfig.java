@@ -1,5 +1,7 @@
 package org.langid.model.train;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -176,6 +178,24 @@ public class TrainConfig implements ValidatedConfig, java.io.Serializable {
         teacher.distillation = new Distillation();
         teacher.distillation.selfTeachers = 0;   // a teacher distils from nothing
         return teacher;
+    }
+
+    /**
+     * A {@code train} section as training summaries, checkpoints and manifests of earlier versions
+     * wrote it, with the recipe their {@code model} section held then ({@link ModelConfig#MOVED_TO_TRAIN});
+     * unchanged when {@code model} holds none of it.
+     */
+    public static JsonNode withRecipeFrom(JsonNode train, JsonNode model) {
+        if (model == null || ModelConfig.MOVED_TO_TRAIN.stream().noneMatch(model::has)) {
+            return train;
+        }
+        ObjectNode copy = train instanceof ObjectNode object ? object.deepCopy() : ((ObjectNode) model).objectNode();
+        for (String key : ModelConfig.MOVED_TO_TRAIN) {
+            if (model.has(key) && !copy.has(key)) {
+                copy.set(key, model.get(key).deepCopy());
+            }
+        }
+        return copy;
     }
 
     /** The values of {@link #execution}. */
