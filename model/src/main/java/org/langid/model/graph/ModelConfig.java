@@ -3,7 +3,9 @@ package org.langid.model.graph;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.config.ValidatedConfig;
 import org.langid.text.Alphabet;
@@ -95,6 +97,13 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * {@code train:} holds now ({@code TrainConfig}).
      */
     public static final List<String> MOVED_TO_TRAIN = List.of("seed", "dropout", "ngram_dropout", "optimizer", "distillation");
+
+    @Override
+    public Map<String, String> movedKeys() {
+        Map<String, String> moved = new LinkedHashMap<>();
+        MOVED_TO_TRAIN.forEach(key -> moved.put(key, "train." + key));
+        return moved;
+    }
 
     /** A {@code model} section as earlier versions wrote it, without the recipe keys since moved to {@code train}. */
     public static JsonNode withoutRecipe(JsonNode model) {

@@ -132,6 +132,13 @@ class LanguageIdGraphTest {
     }
 
     @Test
+    void aRecipeKeyUnderModelIsNamedWhereItIsNow() {
+        ConfigException moved = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  optimizer:\n    learning_rate: 0.01\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: 'model.optimizer' is 'train.optimizer' now", moved.getMessage());
+    }
+
+    @Test
     void manifestsThatRecordTheTrainingRecipeInTheModelSectionLoadWithoutIt() {
         ObjectNode recorded = (ObjectNode) ConfigTree.toJson(tiny());
         recorded.put("seed", 7);
