@@ -5,7 +5,7 @@
 # one line: whole-run seconds, then windows and sentences of the test split, UDHR and Wesnoth.
 # The pipeline's wall time counts only when nothing else runs on the machine.
 #   bench/pipeline-run.sh OUT_DIR [--set KEY=VALUE ...]
-#   e.g. bench/pipeline-run.sh /tmp/p-kd --set model.distillation.weight=0.5 --set model.seed=7
+#   e.g. bench/pipeline-run.sh /tmp/p-kd --set train.distillation.weight=0.5 --set train.seed=7
 # Needs work/udhr/prepared (`./langid prepare -i data/sample/udhr -o work/udhr/prepared`); prepares
 # work/wesnoth/prepared from data/sample/wesnoth when it is missing.
 # KEEP_TRAIN=1 keeps OUT_DIR/prepared's training windows (~400 MB; removed otherwise, the test

@@ -20,7 +20,7 @@ threads="${THREADS:-1}"
 # which is what bench/pytorch/train_bench.py builds; the profile's own model has an n-gram table
 # the reference lacks, so it is overridden here.
 model=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
-       --set model.positional=true --set model.dropout=0)
+       --set model.positional=true --set train.dropout=0)
 "$home/bench/pytorch/setup.sh" >/dev/null
 echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p'), $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -q avx512f /proc/cpuinfo && echo AVX-512 || echo 'no AVX-512')"
 echo "threads: $threads for each side; model: d 64, 4 heads, 2 layers, FFN 128, no n-grams (both sides)"

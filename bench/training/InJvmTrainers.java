@@ -15,6 +15,7 @@ import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.Shuffle;
+import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.buffer.DataType;
 
@@ -32,6 +33,7 @@ public class InJvmTrainers {
         ConfigTree tree = ProfileOptions.read(args[3], new org.apache.hadoop.conf.Configuration())   // over its base, if any
                 .withOverrides(Arrays.asList(args).subList(5, args.length));
         ModelConfig config = tree.section("model", ModelConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class);
         NativeThreads.limit(1);   // one native thread per trainer, as each Spark worker has
         SparkSession session = SparkSession.builder().master("local[1]").appName("read windows").getOrCreate();
         LabelledWindows data = WindowsReader.read(session, args[4], "train", config.languages, config.window, config.alphabet);
@@ -40,19 +42,19 @@ public class InJvmTrainers {
         if ((long) threads * pool * batch > data.size()) {
             throw new IllegalArgumentException(args[4] + " has " + data.size() + " training windows; need " + (long) threads * pool * batch);
         }
-        int[] order = Shuffle.permutation(data.size(), config.seed, 0);
+        int[] order = Shuffle.permutation(data.size(), train.seed, 0);
         ExecutorService executor = Executors.newFixedThreadPool(threads);
         CyclicBarrier timingStarts = new CyclicBarrier(threads);
         List<Future<Double>> rates = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int first = t * pool;
-            long seed = config.seed + t;
+            long seed = train.seed + t;
             rates.add(executor.submit(() -> {
                 List<LocalSteps.Batch> batches = new ArrayList<>();
                 for (int b = first; b < first + pool; b++) {
                     batches.add(LocalSteps.Batch.of(data, order, b * batch, (b + 1) * batch));
                 }
-                LocalSteps steps = new LocalSteps(config,
+                LocalSteps steps = new LocalSteps(config, train,
                         TrainingState.start(ParameterLayout.of(config).initialise(seed, DataType.FLOAT)), Long.MAX_VALUE);
                 int next = 0;
                 for (long warm = System.nanoTime() + 6_000_000_000L; System.nanoTime() < warm; ) {

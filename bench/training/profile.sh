@@ -17,7 +17,7 @@ batches=("${@:-256 1024}")
 # shellcheck disable=SC2206
 batches=(${batches[*]})
 model=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
-       --set model.positional=true --set model.dropout=0)
+       --set model.positional=true --set train.dropout=0)
 [ "${PROFILED:-}" = profile ] && model=()
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

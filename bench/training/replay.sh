@@ -12,7 +12,7 @@ seconds="${1:-15}"
 prepared="${2:-$home/work/pipeline/prepared}"
 [ -d "$prepared/windows" ] || { echo "replay.sh: no prepared windows at $prepared (run ./langid prepare first)" >&2; exit 1; }
 reference=(--set model.d_model=64 --set model.heads=4 --set model.layers=2 --set model.ffn=128 --set model.ngram_buckets=0
-         --set model.positional=true --set model.dropout=0)
+         --set model.positional=true --set train.dropout=0)
 "$home/langid" bench train --batch 256 --seconds 1 --warmup-seconds 0 >/dev/null 2>&1   # build outside the timing
 header=("session/s" "replay/s")
 rate() {   # rate samediff|replay ARGS...

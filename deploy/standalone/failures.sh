@@ -15,7 +15,7 @@
 # The job, as the acceptance of issue 17 gives it, on the committed sample corpus:
 #   submit.sh --master spark://127.0.0.1:PORT --executors 2 -- \
 #       train --trainer spark --workers 2 -i PREPARED -o OUT --set train.max_steps=$STEPS \
-#       --set model.ngram_buckets=65536 --set train.averaging_frequency=5 --set model.distillation.weight=0
+#       --set model.ngram_buckets=65536 --set train.averaging_frequency=5 --set train.distillation.weight=0
 # Uses the cluster of deploy/standalone/cluster.sh if one runs with 2 Workers; else starts one
 # (2 Workers x 1 core, 3g) and stops it at the end. While the undisturbed run trains, it checks
 # that two executor JVMs run. Exit code 0 only if every scenario ends bit-identical.
@@ -93,7 +93,7 @@ fi
 # table updates, resident rounds, the projection), a 16th of the state to checkpoint each second.
 # Without distillation whatever the profile says: the kills are timed against one training, and
 # self-teachers would train before it.
-train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536 --set "train.averaging_frequency=$frequency" --set model.distillation.weight=0)
+train=(train --trainer spark --workers 2 -i "$work/prepared" --set "train.max_steps=$steps" --set model.ngram_buckets=65536 --set "train.averaging_frequency=$frequency" --set train.distillation.weight=0)
 
 # Starts the training job in the background: run NAME [EXTRA TRAIN ARGS...]; sets job_pid, the
 # driver JVM's pid (the subshell, submit.sh, spark-submit and spark-class all exec).

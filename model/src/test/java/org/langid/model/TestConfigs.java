@@ -22,17 +22,17 @@ public final class TestConfigs {
         config.ngramDim = 0;
         config.ngramInit = ModelConfig.NGRAM_INIT_NORMAL;
         config.ngramFilterBits = 0;
-        config.ngramDropout = 0;
-        config.optimizer.decay = "cosine";
-        config.optimizer.ngramUpdates = "dense";
-        config.optimizer.ngramLearningRate = 0;
-        config.distillation.temperature = 1;
-        config.distillation.selfTeachers = 0;
         return config;
     }
 
     public static TrainConfig training() {
         TrainConfig train = new TrainConfig();
+        train.ngramDropout = 0;
+        train.optimizer.decay = "cosine";
+        train.optimizer.ngramUpdates = "dense";
+        train.optimizer.ngramLearningRate = 0;
+        train.distillation.temperature = 1;
+        train.distillation.selfTeachers = 0;
         train.epochs = 2;
         train.averagingFrequency = 5;
         train.emaSpan = 0;

@@ -88,10 +88,10 @@ public final class BenchCommand implements Runnable {
             ModelConfig config = tree.section("model", ModelConfig.class);
             TrainConfig train = tree.section("train", TrainConfig.class);
             NativeThreads.limit(train.nativeThreads);
-            if (config.distillation.enabled()) {
+            if (train.distillation.enabled()) {
                 // The step is what is timed; a teacher's forward passes cost per teacher on top (bench/EXPERIMENTS.md, "Distillation").
                 System.out.println("distillation off: the benchmark times the student's steps without the teachers");
-                config.distillation = new ModelConfig.Distillation();
+                train.distillation = new TrainConfig.Distillation();
             }
             System.out.println(config.describe());
             System.out.println("params: " + ParameterLayout.of(config).size());
@@ -111,13 +111,13 @@ public final class BenchCommand implements Runnable {
                 throw new IllegalArgumentException(input + " has " + data.size() + " training windows; --batch " + batch
                         + " needs " + batch + " for one batch");
             }
-            int[] order = org.langid.model.train.Shuffle.permutation(data.size(), config.seed, 0);
+            int[] order = org.langid.model.train.Shuffle.permutation(data.size(), train.seed, 0);
             List<LocalSteps.Batch> batches = new ArrayList<>();
             for (int b = 0; b < poolBatches; b++) {
                 batches.add(LocalSteps.Batch.of(data, order, b * batch, (b + 1) * batch));
             }
-            LocalSteps steps = new LocalSteps(config,
-                    TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT)), Long.MAX_VALUE,
+            LocalSteps steps = new LocalSteps(config, train,
+                    TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT)), Long.MAX_VALUE,
                     org.langid.model.train.CaseAugmentation.NONE, StepOptions.of(train));
 
             long warmupEnd = System.nanoTime() + (long) (warmupSeconds * 1e9);
@@ -175,7 +175,7 @@ public final class BenchCommand implements Runnable {
                             + " for one round");
                 }
                 int shardSize = Math.toIntExact(roundWindows * roundsInShard);
-                int[] order = text == null ? null : org.langid.model.train.Shuffle.permutation(text.size(), config.seed, 0);
+                int[] order = text == null ? null : org.langid.model.train.Shuffle.permutation(text.size(), train.seed, 0);
                 List<WorkerShard> shards = new ArrayList<>();
                 for (int w = 0; w < workers; w++) {
                     shards.add(WorkerShard.of(w, text == null
@@ -193,7 +193,7 @@ public final class BenchCommand implements Runnable {
                         + train.averagingFrequency + " steps");
                 // The rounds train runs: resident ones, moving only the changed table rows, when the table's updates are sparse.
                 AveragingTrainer.Rounds trainer = new AveragingTrainer(config, train).rounds();
-                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT));
                 AveragingTrainer.JobSizes jobSizes = AveragingTrainer.JobSizes.of(workers);
                 int[] round = {0};
                 java.util.function.DoubleSupplier job = () -> {
@@ -340,7 +340,7 @@ public final class BenchCommand implements Runnable {
                         100 * rate / assembly);
                 System.out.printf(java.util.Locale.ROOT, "%9s %10s %10s %11s %9s%n", "frequency", "steps ms", "round ms", "overhead ms", "overhead");
                 AveragingTrainer warmup = new AveragingTrainer(config, train).simulatingSteps(stepSeconds);
-                TrainingState warmupState = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                TrainingState warmupState = TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT));
                 for (int r = 0; r < warmupRounds; r++) {
                     warmup.round(spark, rdd, warmupState, 0, 1, 1, Long.MAX_VALUE);
                 }
@@ -353,7 +353,7 @@ public final class BenchCommand implements Runnable {
                     train.averagingFrequency = frequency;
                     trainers.put(frequency, new AveragingTrainer(config, train).simulatingSteps(stepSeconds));
                 }
-                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
+                TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT));
                 for (int r = 0; r < rounds; r++) {
                     for (int frequency : frequencies) {
                         long started = System.nanoTime();

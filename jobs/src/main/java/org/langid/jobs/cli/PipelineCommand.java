@@ -68,8 +68,8 @@ public final class PipelineCommand implements Callable<Integer> {
     SparkOptions sparkOptions;
 
     /** How the model is distilled, for the train stage's line; empty when it is not. */
-    static String distilled(ModelConfig model) {
-        ModelConfig.Distillation d = model.distillation;
+    static String distilled(TrainConfig train) {
+        TrainConfig.Distillation d = train.distillation;
         if (!d.enabled()) {
             return "";
         }
@@ -81,7 +81,7 @@ public final class PipelineCommand implements Callable<Integer> {
         return String.format(", distilled from %s (weight %s, temperature %s)", from, d.weight, d.temperature);
     }
 
-    /** A setting's value as a profile would write it inline: {@code {d_model: 64, optimizer: {warmup_steps: 7}}}. */
+    /** A setting's value as a profile would write it inline: {@code {d_model: 64, ffn: 128}}. */
     static String inYamlFlowStyle(Object value) {
         if (value instanceof Map<?, ?> map) {
             return map.entrySet().stream().map(e -> e.getKey() + ": " + inYamlFlowStyle(e.getValue()))
@@ -106,7 +106,7 @@ public final class PipelineCommand implements Callable<Integer> {
         ConfigTree tree = profile.load(new Configuration(), ProfileOptions.PIPELINE_PROFILE);
         PrepareConfig config = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
-        TrainConfig train = tree.section("train", TrainConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class).validatedFor(model);
         List<String> corpus = inputs != null ? inputs : List.of(Installation.path("data/sample/libreoffice"));
         String work = workDir != null ? workDir : Installation.path("work/pipeline");
         String prepared = work + "/prepared";
@@ -132,9 +132,9 @@ public final class PipelineCommand implements Callable<Integer> {
                     : "local trainer, batch " + train.batchSize;
             System.out.println("[2/4] train (" + how + "): " + model.describe().replace("model: ", "") + ", "
                     + train.epochs + " epoch(s)" + (train.maxSteps > 0 ? ", at most " + train.maxSteps + " steps" : "")
-                    + distilled(model));
+                    + distilled(train));
             model = PreparedAlphabet.applyTo(model, prepared, spark.sparkContext().hadoopConfiguration());
-            model = SelfTeachers.resolve(spark, prepared, work + "/teachers", model, train,
+            train = SelfTeachers.resolve(spark, prepared, work + "/teachers", model, train,
                     new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), false, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)
                     ? TrainJob.runSpark(spark, prepared, trained, model, train, trainWorkers, false)

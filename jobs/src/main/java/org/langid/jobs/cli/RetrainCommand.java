@@ -62,7 +62,7 @@ public final class RetrainCommand implements Callable<Integer> {
         ConfigTree tree = profile.load(new Configuration());
         var prepare = PrepareCommand.settings(tree, null, null);
         ModelConfig model = tree.section("model", ModelConfig.class);
-        TrainConfig train = tree.section("train", TrainConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class).validatedFor(model);
         String work = workDir != null ? workDir : new org.apache.hadoop.fs.Path(registry).getParent() + "/retrain-work";
         SparkSession spark = sparkOptions.start("langid retrain");
         try {

@@ -61,12 +61,12 @@ public final class TrainCommand implements Callable<Integer> {
         }
         ConfigTree tree = profile.load(new Configuration());
         ModelConfig model = tree.section("model", ModelConfig.class);
-        TrainConfig train = tree.section("train", TrainConfig.class);
+        TrainConfig train = tree.section("train", TrainConfig.class).validatedFor(model);
         SparkSession spark = sparkOptions.start("langid train");
         try {
             int trainWorkers = "spark".equals(trainer) ? workers.resolve(spark.sparkContext()) : 1;
             model = PreparedAlphabet.applyTo(model, prepared, spark.sparkContext().hadoopConfiguration());
-            model = SelfTeachers.resolve(spark, prepared, output + "/teachers", model, train,
+            train = SelfTeachers.resolve(spark, prepared, output + "/teachers", model, train,
                     new SelfTeachers.Trainer("spark".equals(trainer), trainWorkers), resume, System.out);
             LocalTrainer.Result result = "spark".equals(trainer)
                     ? TrainJob.runSpark(spark, prepared, output, model, train, trainWorkers, resume)

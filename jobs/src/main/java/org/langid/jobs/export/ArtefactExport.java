@@ -18,6 +18,7 @@ import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.NgramFilter;
 import org.langid.model.io.HadoopFiles;
+import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 
 /**
@@ -78,7 +79,8 @@ public final class ArtefactExport {
             }
             training.set("ngram_filter", summary.path("ngram_filter"));
         }
-        training.set("train", summary.path("train"));
+        // A summary written while the recipe was part of model: the manifest has it under train.
+        training.set("train", TrainConfig.withRecipeFrom(summary.path("train"), summary.path("model")));
         training.setAll(provenance);
 
         Map<String, Double> metrics = new LinkedHashMap<>();

@@ -123,15 +123,16 @@ public final class RetrainJob {
             startReason = "warm start from " + current.manifest().modelVersion();
         }
         LOG.info(startReason);
-        model = SelfTeachers.resolve(spark, prepared, s.workDir() + "/teachers", model, s.train(),
+        // The recipe is the profile's: a warm start takes the current model's parameters, not how it was trained.
+        TrainConfig train = SelfTeachers.resolve(spark, prepared, s.workDir() + "/teachers", model, s.train(),
                 new SelfTeachers.Trainer("spark".equals(s.trainer()), s.workers()), false, System.out);
         String trained = s.workDir() + "/model";
         if ("spark".equals(s.trainer())) {
-            TrainJob.runSpark(spark, prepared, trained, model, s.train(), s.workers(), start, -1);
+            TrainJob.runSpark(spark, prepared, trained, model, train, s.workers(), start, -1);
         } else if (start != null) {
-            TrainJob.runLocal(spark, prepared, trained, model, s.train(), start);
+            TrainJob.runLocal(spark, prepared, trained, model, train, start);
         } else {
-            TrainJob.runLocal(spark, prepared, trained, model, s.train());
+            TrainJob.runLocal(spark, prepared, trained, model, train);
         }
 
         ObjectNode provenance = JSON.createObjectNode();
@@ -237,14 +238,11 @@ public final class RetrainJob {
         return names;
     }
 
-    /** The model's shape without its languages and optimiser: what decides whether parameters carry over. */
+    /** The model's shape without its languages: what decides whether parameters carry over. */
     private static JsonNode shape(ModelConfig config) {
         ObjectNode json = ((ObjectNode) ConfigTree.toJson(config)).deepCopy();
         json.remove("languages");
-        json.remove("optimizer");
-        json.remove("distillation");   // how it is trained, not its shape
         json.remove("ngram_filter_bits");   // made from the training data, not a parameter
-        json.remove("ngram_dropout");   // how it is trained, not its shape
         return json;
     }
 

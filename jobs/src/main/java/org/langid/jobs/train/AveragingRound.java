@@ -3,6 +3,7 @@ package org.langid.jobs.train;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.List;
+import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.BulkArrays;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.CaseAugmentation;
@@ -10,6 +11,7 @@ import org.langid.model.train.LocalSteps;
 import org.langid.model.train.NativeThreads;
 import org.langid.model.train.Shuffle;
 import org.langid.model.train.StepOptions;
+import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 
 /**
@@ -105,7 +107,7 @@ public final class AveragingRound {
     /** Tests only: called at the start of every round task with (worker, step); may throw to simulate a lost task. */
     static volatile java.util.function.BiConsumer<Integer, Long> beforeRoundForTests;
 
-    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, int nativeThreads, StepOptions options) {
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, TrainConfig train) {
         if (!shards.hasNext()) {
             return List.<Sum>of().iterator();
         }
@@ -116,10 +118,10 @@ public final class AveragingRound {
         if (input.simulatedStepNanos() > 0) {
             return simulated(input);
         }
-        NativeThreads.limit(nativeThreads);
+        NativeThreads.limit(train.nativeThreads);
         GpuBinding.bindCurrentTask();
         TrainingState state = input.state();
-        Taken taken = takeSteps(shard, state, input, model, options, steps -> { });
+        Taken taken = takeSteps(shard, state, input, model, train, steps -> { });
         return List.of(Sum.of(state, taken.lossSum(), taken.steps(), taken.samples())).iterator();
     }
 
@@ -132,12 +134,12 @@ public final class AveragingRound {
      * r·averagingFrequency onwards of the epoch's order) on {@code state}, in place;
      * {@code afterStep} sees the steps after each one.
      */
-    static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model, StepOptions options,
+    static Taken takeSteps(WorkerShard shard, TrainingState state, Input input, ModelConfig model, TrainConfig train,
                            java.util.function.Consumer<LocalSteps> afterStep) {
         // Each worker draws its own windows to change, as it has its own visiting order.
-        CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), model.seed + 7919L * shard.worker(), model.alphabet);
-        LocalSteps steps = steps(model, state, input.plannedSteps(), augmentation, options);
-        int[] order = order(shard, model.seed, input.epoch());
+        CaseAugmentation augmentation = new CaseAugmentation(input.caseAugmentation(), train.seed + 7919L * shard.worker(), model.alphabet);
+        LocalSteps steps = steps(model, train, state, input.plannedSteps(), augmentation);
+        int[] order = order(shard, train.seed, input.epoch());
         var windows = shard.windows(model.languages);
         double lossSum = 0;
         long taken = 0;
@@ -174,16 +176,16 @@ public final class AveragingRound {
         return List.of(Sum.of(state, 0, input.stepsThisRound(), (long) input.stepsThisRound() * input.batchSize())).iterator();
     }
 
-    static LocalSteps steps(ModelConfig model, TrainingState state, long plannedSteps, CaseAugmentation augmentation, StepOptions options) {
+    static LocalSteps steps(ModelConfig model, TrainConfig train, TrainingState state, long plannedSteps, CaseAugmentation augmentation) {
         // Not keyed on the augmentation: its seed differs per worker, and an executor thread runs
         // whichever worker's task comes next; a graph rebuilt per task would cost a second each.
-        String key = org.langid.model.config.ConfigTree.toJson(model).toString() + "/" + plannedSteps + "/" + options;
+        String key = ConfigTree.toJson(model) + "/" + ConfigTree.toJson(train) + "/" + plannedSteps;
         Cached cached = STEPS.get();
         if (cached == null || !cached.key().equals(key)) {
             if (cached != null) {
                 cached.steps().closeTeacher();   // another model now: its teachers' native sessions go
             }
-            cached = new Cached(key, new LocalSteps(model, state, plannedSteps, augmentation, options));
+            cached = new Cached(key, new LocalSteps(model, train, state, plannedSteps, augmentation, StepOptions.of(train)));
             STEPS.set(cached);
         } else {
             cached.steps().load(state);

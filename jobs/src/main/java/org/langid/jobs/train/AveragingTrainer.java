@@ -12,7 +12,6 @@ import org.langid.model.train.EarlyStopping;
 import org.langid.model.train.Evaluation;
 import org.langid.model.train.LabelledWindows;
 import org.langid.model.train.LocalTrainer;
-import org.langid.model.train.StepOptions;
 import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.langid.model.train.WeightAverage;
@@ -295,7 +294,7 @@ public final class AveragingTrainer {
      * only the rows a minibatch selected; otherwise the full state every round ({@link #round}).
      */
     public Rounds rounds() {
-        if (residentRounds && simulatedStepNanos == 0 && model.sparseTableUpdates()) {
+        if (residentRounds && simulatedStepNanos == 0 && train.sparseTableUpdates(model)) {
             return new Resident()::round;
         }
         return this::round;
@@ -313,10 +312,9 @@ public final class AveragingTrainer {
         RoundJobs.Carried<AveragingRound.Input> carried = RoundJobs.carry(spark, roundsInProcess, input, input.bytes());
         spark.setJobDescription(String.format("train: epoch %d/%d, round %d/%d", state.epoch + 1, train.epochs, round + 1, rounds));
         ModelConfig modelConfig = model;
-        int nativeThreads = train.nativeThreads;
-        StepOptions options = StepOptions.of(train);
+        TrainConfig trainConfig = train;
         try {
-            AveragingRound.Sum sum = RoundJobs.sum(spark, roundsInProcess, shards, it -> AveragingRound.run(it, carried.get(), modelConfig, nativeThreads, options),
+            AveragingRound.Sum sum = RoundJobs.sum(spark, roundsInProcess, shards, it -> AveragingRound.run(it, carried.get(), modelConfig, trainConfig),
                     AveragingRound.Sum.NONE, AveragingRound.Sum::add);
             float[] parameters = sum.parameters().values();
             float[] updater = sum.updaterState().values();
@@ -341,7 +339,7 @@ public final class AveragingTrainer {
      */
     private final class Resident {
         private final long run = java.util.concurrent.ThreadLocalRandom.current().nextLong();
-        private final ResidentRound.Split split = ResidentRound.Split.of(model);
+        private final ResidentRound.Split split = ResidentRound.Split.of(model, train);
         private long version;
         /** The change since the last round's start (null: send the full state). */
         private ResidentRound.Dense dense;
@@ -402,12 +400,11 @@ public final class AveragingTrainer {
         private ResidentRound.Sum job(JavaSparkContext spark, JavaRDD<WorkerShard> shards, ResidentRound.Input input) {
             RoundJobs.Carried<ResidentRound.Input> carried = RoundJobs.carry(spark, roundsInProcess, input, input.bytes());
             ModelConfig modelConfig = model;
+            TrainConfig trainConfig = train;
             ResidentRound.Split layout = split;
             int width = split.width();
-            int nativeThreads = train.nativeThreads;
-            StepOptions options = StepOptions.of(train);
             try {
-                return RoundJobs.sum(spark, roundsInProcess, shards, it -> ResidentRound.run(it, carried.get(), modelConfig, layout, nativeThreads, options),
+                return RoundJobs.sum(spark, roundsInProcess, shards, it -> ResidentRound.run(it, carried.get(), modelConfig, trainConfig, layout),
                         ResidentRound.Sum.NONE, (a, b) -> ResidentRound.Sum.add(a, b, width));
             } finally {
                 carried.release();

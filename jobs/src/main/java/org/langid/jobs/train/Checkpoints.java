@@ -15,6 +15,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 
 /**
@@ -106,9 +108,11 @@ public final class Checkpoints {
             try (InputStream in = fs.open(new Path(dir, "checkpoint.json"))) {
                 record = JSON.readTree(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
-            // Compared as parsed JSON: a long field and the same number read back differ as nodes.
-            if (!record.path("model").equals(JSON.readTree(identity.model().toString()))
-                    || !record.path("train").equals(JSON.readTree(identity.train().toString()))) {
+            // Compared as parsed JSON: a long field and the same number read back differ as nodes. A
+            // checkpoint written while the recipe was part of model is compared with it in train.
+            JsonNode model = ModelConfig.withoutRecipe(record.path("model"));
+            JsonNode train = TrainConfig.withRecipeFrom(record.path("train"), record.path("model"));
+            if (!model.equals(JSON.readTree(identity.model().toString())) || !train.equals(JSON.readTree(identity.train().toString()))) {
                 throw new IllegalArgumentException("checkpoint " + dir + " was made with another model or train config; "
                         + "resume with the same profile, or train into a new output directory");
             }

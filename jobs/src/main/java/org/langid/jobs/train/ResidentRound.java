@@ -13,14 +13,14 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.graph.TableRows;
 import org.langid.model.train.NativeThreads;
-import org.langid.model.train.StepOptions;
+import org.langid.model.train.TrainConfig;
 import org.langid.model.train.TrainingState;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * Parameter averaging that moves only what changed, for models whose n-gram table rows change
- * only where a minibatch selected them ({@code model.optimizer.ngram_updates: lazy}). A table of
+ * only where a minibatch selected them ({@code train.optimizer.ngram_updates: lazy or sgd}). A table of
  * a million rows is 256 MB of parameters and twice that of Adam moments: broadcast and collected
  * whole every round, it would cost more than the steps.
  *
@@ -48,14 +48,14 @@ final class ResidentRound {
      */
     record Split(long tableOffset, long size, int buckets, int width, boolean tableMoments) implements Serializable {
 
-        static Split of(ModelConfig model) {
+        static Split of(ModelConfig model, TrainConfig train) {
             ParameterLayout layout = ParameterLayout.of(model);
             ParameterLayout.Param last = layout.params().get(layout.params().size() - 1);
             if (!LanguageIdGraph.NGRAM_TABLE.equals(last.name())) {
                 throw new IllegalStateException("the n-gram table is not last in the parameter layout");
             }
             return new Split(last.offset(), layout.size(), Math.toIntExact(last.shape()[0]), Math.toIntExact(last.shape()[1]),
-                    !"sgd".equals(model.optimizer.ngramUpdates));
+                    !"sgd".equals(train.optimizer.ngramUpdates));
         }
 
         /** The dense part of {@code state}: its parameters before the table and their two moments. */
@@ -415,8 +415,7 @@ final class ResidentRound {
         REPLICAS.clear();
     }
 
-    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, Split split, int nativeThreads,
-                             StepOptions options) {
+    static Iterator<Sum> run(Iterator<WorkerShard> shards, Input input, ModelConfig model, TrainConfig train, Split split) {
         if (!shards.hasNext()) {
             return List.<Sum>of().iterator();
         }
@@ -429,7 +428,7 @@ final class ResidentRound {
         if (AveragingRound.beforeRoundForTests != null) {
             AveragingRound.beforeRoundForTests.accept(worker, round.step());
         }
-        NativeThreads.limit(nativeThreads);
+        NativeThreads.limit(train.nativeThreads);
         GpuBinding.bindCurrentTask();
         Replica replica = REPLICAS.get(worker);
         if (input.full()) {
@@ -449,7 +448,7 @@ final class ResidentRound {
         replica.valid = false;
         TrainingState state = replica.state;
         BitSet changed = new BitSet(split.buckets());
-        AveragingRound.Taken taken = AveragingRound.takeSteps(shard, state, round, model, options, steps -> {
+        AveragingRound.Taken taken = AveragingRound.takeSteps(shard, state, round, model, train, steps -> {
             for (int row : steps.lastTableRows()) {
                 changed.set(row);
             }

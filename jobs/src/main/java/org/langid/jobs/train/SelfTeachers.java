@@ -18,7 +18,7 @@ import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
 
 /**
- * The teachers of {@code model.distillation.self_teachers}: models of the student's own
+ * The teachers of {@code train.distillation.self_teachers}: models of the student's own
  * configuration, without distillation, on other seeds, trained and exported before the student
  * so that it can learn from their mean probabilities (bench/EXPERIMENTS.md, "Distillation").
  */
@@ -32,21 +32,23 @@ public final class SelfTeachers {
     }
 
     /**
-     * {@code model} as it is when it does not distil; a copy with its listed teachers' paths
-     * qualified (executors resolve them, not only this driver) when it lists teachers; otherwise a
-     * copy that lists the self-teachers, trained now under {@code dir}/1, {@code dir}/2, ... (each
-     * a training output and a registry). With {@code reuse} (a resumed run) a teacher whose
-     * registry already holds a model is taken as it is: its training is a function of the same inputs.
+     * How {@code model} trains: {@code train} as it is when it does not distil; a copy with its
+     * listed teachers' paths qualified (executors resolve them, not only this driver) when it lists
+     * teachers; otherwise a copy that lists the self-teachers, trained now under {@code dir}/1,
+     * {@code dir}/2, ... (each a training output and a registry). With {@code reuse} (a resumed run)
+     * a teacher whose registry already holds a model is taken as it is: its training is a function
+     * of the same inputs.
      */
-    public static ModelConfig resolve(SparkSession spark, String prepared, String dir, ModelConfig model, TrainConfig train,
+    public static TrainConfig resolve(SparkSession spark, String prepared, String dir, ModelConfig model, TrainConfig train,
                                       Trainer trainer, boolean reuse, PrintStream console) {
-        ModelConfig.Distillation distillation = model.distillation;
+        TrainConfig.Distillation distillation = train.distillation;
         if (!distillation.enabled()) {
-            return model;
+            return train;
         }
+        train.validatedFor(model);   // a wrong self_teacher_model before any teacher trains
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         if (!distillation.teachers.isEmpty()) {
-            ModelConfig student = ConfigTree.copy(model, ModelConfig.class);
+            TrainConfig student = ConfigTree.copy(train, TrainConfig.class);
             student.distillation.teachers = distillation.teachers.stream().map(t -> qualified(t, conf)).toList();
             return student;
         }
@@ -60,18 +62,19 @@ public final class SelfTeachers {
                 continue;
             }
             delete(output, conf);
-            ModelConfig teacher = model.selfTeacher(i);
+            ModelConfig teacher = train.selfTeacherModel(model);
+            TrainConfig teacherTraining = train.selfTeacherTraining(i);
             long started = System.nanoTime();
-            console.printf("teacher %d/%d (seed %d): training%n", i, distillation.selfTeachers, teacher.seed);
+            console.printf("teacher %d/%d (seed %d): training%n", i, distillation.selfTeachers, teacherTraining.seed);
             LocalTrainer.Result result = trainer.spark()
-                    ? TrainJob.runSpark(spark, prepared, output + "/model", teacher, train, trainer.workers(), false)
-                    : TrainJob.runLocal(spark, prepared, output + "/model", teacher, train);
+                    ? TrainJob.runSpark(spark, prepared, output + "/model", teacher, teacherTraining, trainer.workers(), false)
+                    : TrainJob.runLocal(spark, prepared, output + "/model", teacher, teacherTraining);
             ModelArtefact artefact = ArtefactExport.fromTrainingOutput(output + "/model", conf, Instant.now());
             new ModelRegistry(registry, conf).publish(artefact);
             console.printf("teacher %d/%d: validation accuracy %.4f, %.1f s; %s%n", i, distillation.selfTeachers,
                     result.last().validation().accuracy(), (System.nanoTime() - started) / 1e9, registry);
         }
-        ModelConfig student = ConfigTree.copy(model, ModelConfig.class);
+        TrainConfig student = ConfigTree.copy(train, TrainConfig.class);
         student.distillation.teachers = registries;
         return student;
     }

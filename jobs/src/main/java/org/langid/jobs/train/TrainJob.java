@@ -27,7 +27,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 /**
  * {@code langid train}: trains from prepare's windows, on this machine ({@code local}) or on
  * Spark workers by parameter averaging ({@code spark}), and writes {@code state.bin}
- * (parameters, Adam state, step, epoch) and {@code train-summary.json} (config, data, history).
+ * (parameters, Adam state, step, epoch) and {@code train-summary.json} (the model and train
+ * configs, data, history).
  */
 public final class TrainJob {
 
@@ -42,7 +43,7 @@ public final class TrainJob {
 
     /** Trains with the local trainer from the config's seeded initialisation. */
     public static LocalTrainer.Result runLocal(SparkSession spark, String prepared, String output, ModelConfig model, TrainConfig train) {
-        return runLocal(spark, prepared, output, model, train, initialState(model));
+        return runLocal(spark, prepared, output, model, train, initialState(model, train));
     }
 
     /** Trains with the local trainer from {@code start} (e.g. a warm start from a published model). */
@@ -94,7 +95,7 @@ public final class TrainJob {
         Checkpoints checkpoints = new Checkpoints(output + "/checkpoints", hadoop);
         Checkpoints.Identity identity = identity(prepared, model, train, hadoop);
         if (start == null) {
-            start = initialState(model);
+            start = initialState(model, train);
         }
         JavaRDD<WorkerShard> shards = Shards.of(spark, prepared, workers, model.languages, model.window, model.alphabet);
         JavaRDD<WorkerShard> validationShards = Shards.of(spark, prepared, "validation", workers, model.languages, model.window, model.alphabet);
@@ -142,8 +143,8 @@ public final class TrainJob {
         return new Checkpoints.Identity(trained, how, dataFingerprint(prepared, hadoop));
     }
 
-    private static TrainingState initialState(ModelConfig model) {
-        return TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+    private static TrainingState initialState(ModelConfig model, TrainConfig train) {
+        return TrainingState.start(ParameterLayout.of(model).initialise(train.seed, DataType.FLOAT));
     }
 
     /** The fingerprint prepare recorded for its output, so a checkpoint knows what data it was trained on. */

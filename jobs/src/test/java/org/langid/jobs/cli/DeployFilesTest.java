@@ -117,6 +117,11 @@ class DeployFilesTest {
                     problems.add(e.getMessage());
                 }
             });
+            try {   // the self-teachers' model: train's distillation over the profile's model, as train and pipeline check it
+                tree.section("train", TrainConfig.class).validatedFor(tree.section("model", ModelConfig.class));
+            } catch (ConfigException e) {
+                problems.add(origin + ": " + e.getMessage());
+            }
         }
         assertNoProblems(problems);
     }

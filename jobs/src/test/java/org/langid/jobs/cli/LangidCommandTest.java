@@ -147,12 +147,12 @@ class LangidCommandTest {
         String out = runForOutput("train", "--trainer", "spark", "--workers", "2", "--master", "local[2]", "-i", prepared.toString(),
                 "-o", student.toString(), "--set", "model.languages=[en, sv]", "--set", "model.d_model=16", "--set", "model.heads=2",
                 "--set", "model.ffn=32", "--set", "model.ngram_buckets=4096", "--set", "train.batch_size=16",
-                "--set", "train.max_steps=10", "--set", "train.averaging_frequency=5", "--set", "model.seed=5",
-                "--set", "model.distillation.weight=0.5", "--set", "model.distillation.temperature=2",
-                "--set", "model.distillation.teachers=[]", "--set", "model.distillation.self_teachers=2");
+                "--set", "train.max_steps=10", "--set", "train.averaging_frequency=5", "--set", "train.seed=5",
+                "--set", "train.distillation.weight=0.5", "--set", "train.distillation.temperature=2",
+                "--set", "train.distillation.teachers=[]", "--set", "train.distillation.self_teachers=2");
         assertTrue(out.contains("teacher 1/2 (seed 6): training") && out.contains("teacher 2/2 (seed 7): training"), out);
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
-        var distillation = json.readTree(student.resolve("train-summary.json").toFile()).path("model").path("distillation");
+        var distillation = json.readTree(student.resolve("train-summary.json").toFile()).path("train").path("distillation");
         List<String> teachers = new java.util.ArrayList<>();
         distillation.path("teachers").forEach(t -> teachers.add(t.asText()));
         // Qualified (Hadoop's file:/… here), so that executors on other machines read the same files.
@@ -160,7 +160,7 @@ class LangidCommandTest {
                 teachers);
         for (int i = 1; i <= 2; i++) {
             assertTrue(Files.exists(student.resolve("teachers/" + i + "/registry/current")), "teacher " + i + " published");
-            var teacher = json.readTree(student.resolve("teachers/" + i + "/model/train-summary.json").toFile()).path("model");
+            var teacher = json.readTree(student.resolve("teachers/" + i + "/model/train-summary.json").toFile()).path("train");
             assertEquals(5 + i, teacher.path("seed").asInt());
             assertEquals(0.0, teacher.path("distillation").path("weight").asDouble(), "a teacher learns from labels only");
         }

@@ -57,20 +57,26 @@ class ProfileOptionsTest {
         ConfigTree local = ProfileOptions.read(CONF.resolve("local.yaml").toString(), HADOOP);
         ConfigTree pipeline = ProfileOptions.read(CONF.resolve("pipeline.yaml").toString(), HADOOP);
         ModelConfig model = pipeline.section("model", ModelConfig.class);
+        TrainConfig train = pipeline.section("train", TrainConfig.class).validatedFor(model);
         assertEquals(128, model.dModel);
         assertEquals(256, model.ffn);
-        assertEquals(0.5, model.distillation.weight);
-        assertEquals(1, model.distillation.selfTeachers);
-        assertTrue(model.distillation.teachers.isEmpty(), "its teacher is trained by the pipeline itself");
+        assertEquals(0.5, train.distillation.weight);
+        assertEquals(1, train.distillation.selfTeachers);
+        assertTrue(train.distillation.teachers.isEmpty(), "its teacher is trained by the pipeline itself");
+        assertEquals(64, train.selfTeacherModel(model).dModel, "a teacher of local.yaml's width");
 
         ObjectNode expected = (ObjectNode) ConfigTree.toJson(local.section("model", ModelConfig.class));
         ObjectNode actual = (ObjectNode) ConfigTree.toJson(model);
-        for (String changed : new String[] {"d_model", "ffn", "distillation"}) {
+        for (String changed : new String[] {"d_model", "ffn"}) {
             expected.remove(changed);
             actual.remove(changed);
         }
         assertEquals(expected, actual, "every other model setting is local.yaml's");
+        ObjectNode expectedTrain = (ObjectNode) ConfigTree.toJson(local.section("train", TrainConfig.class));
+        ObjectNode actualTrain = (ObjectNode) ConfigTree.toJson(train);
+        expectedTrain.remove("distillation");
+        actualTrain.remove("distillation");
+        assertEquals(expectedTrain, actualTrain, "every other train setting is local.yaml's");
         assertEquals(ConfigTree.toJson(local.section("prepare", PrepareConfig.class)), ConfigTree.toJson(pipeline.section("prepare", PrepareConfig.class)));
-        assertEquals(ConfigTree.toJson(local.section("train", TrainConfig.class)), ConfigTree.toJson(pipeline.section("train", TrainConfig.class)));
     }
 }

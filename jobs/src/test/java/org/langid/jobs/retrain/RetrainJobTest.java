@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,6 +64,8 @@ class RetrainJobTest {
         writeSnapshot(corpus.resolve("2026-11-08"), 150, 2, false);
         // The profile gains an n-gram filter: made from the data, not a parameter, so the warm start stays.
         settings.model().ngramFilterBits = 1 << 16;
+        // And v1 as written while the recipe was part of the model section: its shape is read without it.
+        withTheRecipeInTheModelSection(Path.of(new ModelRegistry(registry, CONF).versionLocation(v1), ModelArtefact.MANIFEST));
         RetrainJob.Outcome second = RetrainJob.run(SparkTestSession.get(), settings);
         assertEquals("promoted", second.decision().path("decision").asText(), second.decision().toString());
         assertEquals("warm start from " + v1, second.decision().path("candidate").path("start").asText());
@@ -72,6 +76,10 @@ class RetrainJobTest {
         ModelArtefact secondModel = ModelArtefact.load(new ModelRegistry(registry, CONF).versionLocation(v2), CONF);
         assertEquals(v1, secondModel.manifest().training().path("warm_start_from").asText());
         assertEquals(1 << 16, secondModel.ngramFilter().size(), "the candidate carries the filter of its training windows");
+        JsonNode recipe = secondModel.manifest().training().path("train");
+        assertEquals(settings.train().optimizer.decay, recipe.path("optimizer").path("decay").asText(), "trained by the profile's recipe");
+        assertEquals(settings.train().seed, recipe.path("seed").asLong());
+        assertFalse(secondModel.manifest().toJson().path("model").has("optimizer"));
 
         // A corrupted snapshot: the languages of its files swapped, three times the clean data.
         writeSnapshot(corpus.resolve("2026-11-15"), 900, 3, true);
@@ -124,6 +132,18 @@ class RetrainJobTest {
         train.maxSteps = 300;
         return new RetrainJob.Settings(corpus.toString(), registry, temp.resolve("work").toString(), new PrepareConfig(), model, train,
                 "local", 1, 0.02, evaluation, 0);
+    }
+
+    /** Rewrites {@code manifest} as a version that kept the training recipe in the model section wrote it. */
+    private static void withTheRecipeInTheModelSection(Path manifest) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode document = (ObjectNode) json.readTree(manifest.toFile());
+        ObjectNode model = (ObjectNode) document.get("model");
+        ObjectNode train = (ObjectNode) document.get("training").get("train");
+        for (String key : ModelConfig.MOVED_TO_TRAIN) {
+            model.set(key, train.remove(key));
+        }
+        json.writeValue(manifest.toFile(), document);
     }
 
     /** Clean held-out windows, the same for every run (the fixed evaluation set). */

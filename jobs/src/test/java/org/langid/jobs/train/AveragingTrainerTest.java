@@ -36,8 +36,13 @@ class AveragingTrainerTest {
         config.heads = 2;
         config.layers = 1;
         config.ffn = 32;
-        config.optimizer.warmupSteps = 2;
         return config;
+    }
+
+    private static TrainConfig training() {
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.warmupSteps = 2;
+        return train;
     }
 
     private static WorkerShard shard(int worker, int size, long seed) {
@@ -45,7 +50,7 @@ class AveragingTrainerTest {
     }
 
     private static TrainingState start(ModelConfig model) {
-        return TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT));
+        return TrainingState.start(ParameterLayout.of(model).initialise(training().seed, DataType.FLOAT));
     }
 
     /** Two workers' results are added on the driver; six workers' by treeAggregate on the executors first (RoundJobs). */
@@ -54,7 +59,7 @@ class AveragingTrainerTest {
     void workersAverageToTheMeanOfEachWorkersOwnSteps(int workers) {
         assertEquals(workers > 5, RoundJobs.treeAddsALevel(workers), "the case this count is meant to cover");
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 16;
         train.averagingFrequency = 3;
         train.maxSteps = 3;
@@ -72,8 +77,8 @@ class AveragingTrainerTest {
         int i = 0;
         for (WorkerShard shard : data) {
             TrainingState alone = initial.copy();
-            LocalSteps steps = new LocalSteps(model, alone, 3);
-            int[] order = AveragingRound.order(shard, model.seed, 0);
+            LocalSteps steps = new LocalSteps(model, train, alone, 3);
+            int[] order = AveragingRound.order(shard, train.seed, 0);
             for (int k = 0; k < 3; k++) {
                 steps.step(shard.windows(LANGUAGES), order, k * 16, (k + 1) * 16);
             }
@@ -105,7 +110,7 @@ class AveragingTrainerTest {
     @Test
     void oneWorkerAveragingEveryStepIsTheLocalTrainer() {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 16;
         train.averagingFrequency = 1;
         train.maxSteps = 6;
@@ -124,7 +129,7 @@ class AveragingTrainerTest {
     @Test
     void oneWorkerWithTheWeightAverageEndsWithTheLocalTrainersAverage() {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 16;
         train.averagingFrequency = 3;
         train.epochs = 2;
@@ -156,8 +161,8 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
     void oneWorkerWithSparseTableUpdatesIsTheLocalTrainerWhateverTheAveragingFrequency(String updates) {
-        ModelConfig model = sparseNgramModel(updates);
-        TrainConfig train = TestConfigs.training();
+        ModelConfig model = ngramModel();
+        TrainConfig train = training(updates);
         train.batchSize = 8;
         train.averagingFrequency = 3;
         train.maxSteps = 10;
@@ -172,8 +177,8 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"dense", "sgd"})
     void aLoneWorkersRoundsTakenSeveralToAJobEndWhereOneRoundAJobEnds(String table) {
-        ModelConfig model = "dense".equals(table) ? model() : sparseNgramModel(table);
-        TrainConfig train = TestConfigs.training();
+        ModelConfig model = "dense".equals(table) ? model() : ngramModel();
+        TrainConfig train = training(table);
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 12;
@@ -204,8 +209,8 @@ class AveragingTrainerTest {
     /** A lone worker is not sent back its own changes; one whose replica was lost gets the full state. */
     @Test
     void aLoneWorkerThatLostItsReplicaGetsTheFullStateAndEndsWhereTheLocalTrainerEnds() {
-        ModelConfig model = sparseNgramModel("sgd");
-        TrainConfig train = TestConfigs.training();
+        ModelConfig model = ngramModel();
+        TrainConfig train = training("sgd");
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 10;
@@ -230,7 +235,7 @@ class AveragingTrainerTest {
     @Test
     void aTaskThatFailsOnceIsRetriedAndTheRunEndsAsAnUndisturbedOne() {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.maxSteps = 6;
@@ -297,7 +302,7 @@ class AveragingTrainerTest {
     void resumingFromACheckpointMadeWithinAnEpochEndsWhereAnUninterruptedRunEnds(double emaSpan, @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp)
             throws Exception {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.emaSpan = emaSpan;
         train.batchSize = 16;
         train.averagingFrequency = 2;
@@ -344,7 +349,7 @@ class AveragingTrainerTest {
     @Test
     void resumingFromTheLatestCheckpointEndsWhereAnUninterruptedRunEnds(@org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 16;
         train.averagingFrequency = 2;
         train.epochs = 3;                       // 48 windows a worker: 3 steps an epoch, in rounds of 2 and 1
@@ -396,7 +401,7 @@ class AveragingTrainerTest {
     @Test
     void aSimulatedRoundWaitsItsStepsAndPassesTheStateThroughUnchanged() {
         ModelConfig model = model();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 64;
         train.averagingFrequency = 4;
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 10, 1), shard(1, 10, 2)), 2).cache();
@@ -419,25 +424,26 @@ class AveragingTrainerTest {
      * them; large enough that a round's minibatches (at most 2 x 8 x 16 x 2 n-grams) leave most
      * rows alone and change many in one worker only.
      */
-    private static ModelConfig lazyNgramModel() {
-        return sparseNgramModel("lazy");
-    }
-
-    /** The same with {@code updates} (lazy: Adam; sgd: plain SGD) on the table's selected rows. */
-    private static ModelConfig sparseNgramModel(String updates) {
+    private static ModelConfig ngramModel() {
         ModelConfig config = model();
         config.ngramBuckets = 4096;
         config.ngramMaxOrder = 3;
-        config.optimizer.ngramUpdates = updates;
-        config.optimizer.ngramLearningRate = "sgd".equals(updates) ? 5 : 0;
         return config;
+    }
+
+    /** Training with {@code updates} (dense or lazy: Adam; sgd: plain SGD) on the table's selected rows. */
+    private static TrainConfig training(String updates) {
+        TrainConfig train = training();
+        train.optimizer.ngramUpdates = updates;
+        train.optimizer.ngramLearningRate = "sgd".equals(updates) ? 5 : 0;
+        return train;
     }
 
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
     void withSparseTableUpdatesRoundsThatMoveOnlyChangedRowsEndBitForBitWhereFullRoundsEnd(String updates) {
-        ModelConfig model = sparseNgramModel(updates);
-        TrainConfig train = TestConfigs.training();
+        ModelConfig model = ngramModel();
+        TrainConfig train = training(updates);
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 8;
@@ -455,8 +461,8 @@ class AveragingTrainerTest {
         assertFalse(Arrays.equals(start(model).parameters.toFloatVector(), resident.parameters.toFloatVector()), "training moved");
     }
 
-    private static TrainConfig eightStepsAveragingEveryTwo() {
-        TrainConfig train = TestConfigs.training();
+    private static TrainConfig eightStepsAveragingEveryTwo(String updates) {
+        TrainConfig train = training(updates);
         train.batchSize = 8;
         train.averagingFrequency = 2;
         train.maxSteps = 8;
@@ -467,8 +473,8 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"resident", "full"})
     void roundsInTheDriversJvmEndBitForBitWhereRoundsThroughSparksSerializationEnd(String rounds) {
-        ModelConfig model = lazyNgramModel();
-        TrainConfig train = eightStepsAveragingEveryTwo();
+        ModelConfig model = ngramModel();
+        TrainConfig train = eightStepsAveragingEveryTwo("lazy");
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
         java.util.function.Supplier<AveragingTrainer> trainer = () -> "full".equals(rounds)
@@ -489,8 +495,8 @@ class AveragingTrainerTest {
 
     @Test
     void aWorkerWithoutAReplicaOfTheLastRoundGetsTheFullStateAndTheRunEndsAsAnUndisturbedOne() {
-        ModelConfig model = lazyNgramModel();
-        TrainConfig train = eightStepsAveragingEveryTwo();
+        ModelConfig model = ngramModel();
+        TrainConfig train = eightStepsAveragingEveryTwo("lazy");
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2)), 2).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
         TrainingState undisturbed = new AveragingTrainer(model, train).fit(spark, shards, start(model), validation).state();
@@ -522,8 +528,8 @@ class AveragingTrainerTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"lazy", "sgd"})
     void workersThatSendTheirWholeTableEndBitForBitWhereWorkersThatSendChangedRowsEnd(String updates) {
-        ModelConfig model = sparseNgramModel(updates);
-        TrainConfig train = eightStepsAveragingEveryTwo();
+        ModelConfig model = ngramModel();
+        TrainConfig train = eightStepsAveragingEveryTwo(updates);
         JavaRDD<WorkerShard> shards = spark.parallelize(List.of(shard(0, 100, 1), shard(1, 100, 2), shard(2, 100, 3)), 3).cache();
         LabelledWindows validation = shard(0, 100, 1).windows(LANGUAGES);
         java.util.function.BiFunction<AveragingTrainer, java.util.function.IntPredicate, TrainingState> trainWhole = (trainer, whole) -> {
@@ -595,8 +601,8 @@ class AveragingTrainerTest {
     void aTableTrainedBySgdMovesItsRowsWithoutAdamMomentsAndLazyAdamWithThem() {
         int[] rows = {2, 7, 4095};
         int[] changes = {1, 1, 1};
-        ModelConfig sgd = sparseNgramModel("sgd");
-        ResidentRound.Split sgdSplit = ResidentRound.Split.of(sgd);
+        ModelConfig sgd = ngramModel();
+        ResidentRound.Split sgdSplit = ResidentRound.Split.of(sgd, training("sgd"));
         ResidentRound.Rows bare = sgdSplit.rows(start(sgd), rows, changes);
         assertEquals(rows.length * sgdSplit.width(), bare.parameters().length());
         assertEquals(0, bare.first().length(), "SGD never reads the table's first moments");
@@ -606,8 +612,8 @@ class AveragingTrainerTest {
         assertEquals(4 * sgdSplit.width(), union.parameters().length());
         assertEquals(0, union.first().length());
 
-        ModelConfig lazy = sparseNgramModel("lazy");
-        ResidentRound.Split lazySplit = ResidentRound.Split.of(lazy);
+        ModelConfig lazy = ngramModel();
+        ResidentRound.Split lazySplit = ResidentRound.Split.of(lazy, training("lazy"));
         ResidentRound.Rows withMoments = lazySplit.rows(start(lazy), rows, changes);
         assertEquals(rows.length * lazySplit.width(), withMoments.first().length());
         assertEquals(rows.length * lazySplit.width(), withMoments.second().length());

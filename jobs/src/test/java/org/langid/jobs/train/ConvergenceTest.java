@@ -33,7 +33,7 @@ import org.langid.jobs.TestConfigs;
  * points, the issue's "within 1 point"), so the thresholds are this size's own. Validation
  * accuracy of 1 worker / 2 workers / gap in points, measured on 2 cores under Surefire with
  * OMP_NUM_THREADS=1 (the pom sets it, as ./langid does) on the plain nd4j-native build of
- * 1d0030b (before the oneDNN build; figures with it below), for the default model.seed 12345 and,
+ * 1d0030b (before the oneDNN build; figures with it below), for the default train.seed 12345 and,
  * to see how far the figures move when only the initialisation and the order of the windows
  * change (as another BLAS or summation order would move them), for seeds 1 and 4:
  * <pre>

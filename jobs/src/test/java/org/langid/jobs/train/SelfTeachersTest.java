@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.langid.jobs.SparkTestSession;
+import org.langid.model.config.ConfigException;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;
 import org.langid.jobs.TestConfigs;
@@ -17,27 +18,27 @@ import org.langid.jobs.TestConfigs;
 /** What the student is told about its teachers (the self-teachers' training: LangidCommandTest). */
 class SelfTeachersTest {
 
-    private static ModelConfig resolve(ModelConfig model) {
-        return SelfTeachers.resolve(SparkTestSession.get(), "unused", "unused", model, TestConfigs.training(),
+    private static TrainConfig resolve(TrainConfig train) {
+        return SelfTeachers.resolve(SparkTestSession.get(), "unused", "unused", TestConfigs.model(), train,
                 new SelfTeachers.Trainer(false, 1), false, System.out);
     }
 
     @Test
     void listedTeachersAreQualifiedSoThatExecutorsElsewhereReadTheSameFiles() {
-        ModelConfig model = TestConfigs.model();
-        model.distillation.weight = 0.5;
-        model.distillation.teachers = List.of("teachers/a", "file:/srv/models/b");
-        ModelConfig student = resolve(model);
+        TrainConfig train = TestConfigs.training();
+        train.distillation.weight = 0.5;
+        train.distillation.teachers = List.of("teachers/a", "file:/srv/models/b");
+        TrainConfig student = resolve(train);
         String cwd = Path.of("").toAbsolutePath().toString();
         assertEquals(List.of("file:" + cwd + "/teachers/a", "file:/srv/models/b"), student.distillation.teachers);
-        assertEquals(List.of("teachers/a", "file:/srv/models/b"), model.distillation.teachers, "the caller's config is left alone");
+        assertEquals(List.of("teachers/a", "file:/srv/models/b"), train.distillation.teachers, "the caller's config is left alone");
     }
 
     @Test
     void aModelThatDoesNotDistilIsLeftAsItIs() {
-        ModelConfig model = TestConfigs.model();
-        model.distillation.selfTeachers = 3;   // ignored at weight 0: nothing is trained
-        assertSame(model, resolve(model));
+        TrainConfig train = TestConfigs.training();
+        train.distillation.selfTeachers = 3;   // ignored at weight 0: nothing is trained
+        assertSame(train, resolve(train));
     }
 
     @Test
@@ -46,36 +47,43 @@ class SelfTeachersTest {
         student.dModel = 128;
         student.ffn = 256;
         student.ngramBuckets = 4096;
-        student.optimizer.learningRate = 0.002;
-        student.distillation.weight = 0.5;
-        student.distillation.selfTeachers = 2;
-        student.distillation.selfTeacherModel = Map.of("d_model", 64, "ffn", 128, "optimizer", Map.of("warmup_steps", 7));
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.learningRate = 0.003;
+        train.distillation.weight = 0.5;
+        train.distillation.selfTeachers = 2;
+        train.distillation.selfTeacherModel = Map.of("d_model", 64, "ffn", 128);
 
-        ModelConfig teacher = student.validated().selfTeacher(2);
+        ModelConfig teacher = train.validatedFor(student).selfTeacherModel(student);
+        TrainConfig teacherTraining = train.selfTeacherTraining(2);
 
         assertEquals(64, teacher.dModel);
         assertEquals(128, teacher.ffn);
-        assertEquals(7, teacher.optimizer.warmupSteps, "a nested setting is changed");
-        assertEquals(0.002, teacher.optimizer.learningRate, "and its neighbours kept");
         assertEquals(4096, teacher.ngramBuckets, "what is not changed is the student's");
         assertEquals(student.heads, teacher.heads);
-        assertEquals(student.seed + 2, teacher.seed);
-        assertTrue(!teacher.distillation.enabled() && teacher.distillation.selfTeachers == 0 && teacher.distillation.selfTeacherModel.isEmpty());
+        assertEquals(train.seed + 2, teacherTraining.seed);
+        assertEquals(0.003, teacherTraining.optimizer.learningRate, "the student's recipe");
+        assertTrue(!teacherTraining.distillation.enabled() && teacherTraining.distillation.selfTeachers == 0
+                && teacherTraining.distillation.selfTeacherModel.isEmpty());
         assertEquals(128, student.dModel, "the student's config is left alone");
+        assertEquals(0.5, train.distillation.weight);
     }
 
     @Test
     void aWrongTeacherSettingIsNamedBeforeAnythingTrains() {
         ModelConfig student = TestConfigs.model();
-        student.distillation.weight = 0.5;
-        student.distillation.selfTeachers = 1;
-        student.distillation.selfTeacherModel = Map.of("d_modle", 64);
-        assertTrue(assertThrows(IllegalArgumentException.class, student::validated).getMessage().contains("unknown key 'd_modle'"));
-        student.distillation.selfTeacherModel = Map.of("d_model", 66);   // 4 heads
-        assertTrue(assertThrows(IllegalArgumentException.class, student::validated).getMessage()
+        TrainConfig train = TestConfigs.training();
+        train.distillation.weight = 0.5;
+        train.distillation.selfTeachers = 1;
+        train.distillation.selfTeacherModel = Map.of("d_modle", 64);
+        assertTrue(assertThrows(ConfigException.class, () -> train.validatedFor(student)).getMessage().contains("unknown key 'd_modle'"));
+        train.distillation.selfTeacherModel = Map.of("d_model", 66);   // 4 heads
+        assertTrue(assertThrows(ConfigException.class, () -> train.validatedFor(student)).getMessage()
                 .contains("distillation.self_teacher_model: d_model 66 is not divisible by heads 4"));
-        student.distillation.selfTeacherModel = Map.of("window", 8);
-        assertTrue(assertThrows(IllegalArgumentException.class, student::validated).getMessage()
+        train.distillation.selfTeacherModel = Map.of("window", 8);
+        assertTrue(assertThrows(ConfigException.class, () -> train.validatedFor(student)).getMessage()
                 .contains("self_teacher_model cannot change window"));
+        train.distillation.selfTeacherModel = Map.of("optimizer", Map.of("warmup_steps", 7));
+        assertTrue(assertThrows(ConfigException.class, () -> train.validatedFor(student)).getMessage()
+                .contains("'optimizer'"), "the recipe is the student's: a teacher differs in model: settings only");
     }
 }

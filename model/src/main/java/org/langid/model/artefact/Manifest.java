@@ -10,13 +10,14 @@ import java.util.List;
 import java.util.Map;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.TrainConfig;
 import org.langid.text.Alphabet;
 import org.langid.model.schema.JsonSchemas;
 
 /**
  * {@code manifest.json} of a model artefact: what the model is (languages, vocabulary,
- * normalisation, window, model config), where it came from (training provenance), how good it
- * was measured to be, and the SHA-256 of every other file. Schema:
+ * normalisation, window, model config), where it came from and how it was trained (training
+ * provenance, the train config), how good it was measured to be, and the SHA-256 of every other file. Schema:
  * {@code data-schemas/model-manifest.schema.json}.
  */
 public final class Manifest {
@@ -93,7 +94,11 @@ public final class Manifest {
         return Alphabet.of(normalisation(), vocabulary());
     }
 
-    /** The model section, parsed and validated as a profile's {@code model:} would be, with the manifest's alphabet. */
+    /**
+     * The model section, parsed and validated as a profile's {@code model:} would be, with the
+     * manifest's alphabet; what an earlier version also wrote there (its training recipe, retired
+     * keys) is left out.
+     */
     public ModelConfig modelConfig() {
         ObjectNode wrapper = JSON.createObjectNode();
         wrapper.set("model", ModelConfig.withoutRetiredKeys(document.get("model")));
@@ -102,8 +107,20 @@ public final class Manifest {
         return config;
     }
 
+    /**
+     * Provenance: what the model was trained on and how, the {@code train:} section under
+     * {@code train}. A manifest written while the recipe was part of {@code model} is read with
+     * it moved there.
+     */
     public JsonNode training() {
-        return document.get("training");
+        JsonNode training = document.get("training");
+        JsonNode train = TrainConfig.withRecipeFrom(training.get("train"), document.get("model"));
+        if (train == training.get("train")) {
+            return training;
+        }
+        ObjectNode moved = training.deepCopy();
+        moved.set("train", train);
+        return moved;
     }
 
     public String dataFingerprint() {

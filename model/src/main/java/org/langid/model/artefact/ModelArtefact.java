@@ -79,7 +79,7 @@ public final class ModelArtefact {
      */
     public static ModelArtefact create(ModelConfig config, INDArray parameters, NgramFilter filter, ObjectNode training,
                                        Map<String, Double> metrics, byte[] metricsLog, Instant created) {
-        SameDiff graph = LanguageIdGraph.build(config.validated(), parameters.dup(), filter, false).sameDiff();
+        SameDiff graph = LanguageIdGraph.build(config.validated(), parameters.dup(), filter).sameDiff();
         ByteBuffer buffer = graph.asFlatBuffers(false);
         byte[] graphBytes = new byte[buffer.remaining()];
         buffer.get(graphBytes);

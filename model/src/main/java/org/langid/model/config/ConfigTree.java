@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * A configuration profile: a YAML document with one section per concern ({@code prepare:},
- * later {@code model:}, {@code train:}), each bound to its own config class. Keys are
+ * {@code model:}, {@code train:}), each bound to its own config class. Keys are
  * snake_case; an unknown key is an error that names it, so a typo never silently falls back
  * to a default.
  */
@@ -133,7 +133,12 @@ public final class ConfigTree {
                     ? type.getDeclaredConstructor().newInstance()
                     : YAML.treeToValue(node, type);
         } catch (UnrecognizedPropertyException e) {
-            throw new ConfigException(origin + ": unknown key '" + name + "." + pathOf(e) + "' (known keys here: "
+            String key = pathOf(e);
+            String moved = newInstance(type).movedKeys().get(key);
+            if (moved != null) {
+                throw new ConfigException(origin + ": '" + name + "." + key + "' is '" + moved + "' now");
+            }
+            throw new ConfigException(origin + ": unknown key '" + name + "." + key + "' (known keys here: "
                     + e.getKnownPropertyIds() + ")");
         } catch (JsonProcessingException e) {
             throw new ConfigException(origin + ": section '" + name + "': " + firstLine(e.getOriginalMessage()));
@@ -145,6 +150,14 @@ public final class ConfigTree {
             throw new ConfigException(origin + ": section '" + name + "': " + String.join("; ", problems));
         }
         return config;
+    }
+
+    private static <T> T newInstance(Class<T> type) {
+        try {
+            return type.getDeclaredConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(type + " needs a public no-argument constructor", e);
+        }
     }
 
     /** A deep copy of a config object, through its JSON form. */

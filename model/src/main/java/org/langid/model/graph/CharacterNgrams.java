@@ -164,7 +164,7 @@ public final class CharacterNgrams {
     }
 
     /**
-     * Training's n-gram dropout ({@code model.ngram_dropout}): each n-gram of {@code ids} from
+     * Training's n-gram dropout ({@code train.ngram_dropout}): each n-gram of {@code ids} from
      * {@link #buckets} selects nothing with probability {@code rate}, in place, as an n-gram that
      * the {@link NgramFilter} does not hold does at inference.
      */

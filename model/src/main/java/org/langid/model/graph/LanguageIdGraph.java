@@ -22,8 +22,8 @@ import org.nd4j.linalg.factory.Nd4j;
  *   → mean over the non-padding positions                                 (B, d)
  *   → linear → logits                                                     (B, C)
  * </pre>
- * Placeholders: {@value #WINDOWS} (INT32, [B, T]) and, for training, {@value #LABELS}
- * (INT32, [B], index into {@link ModelConfig#languages}) and, with distillation, {@value #TEACHER}
+ * Placeholders: {@value #WINDOWS} (INT32, [B, T]) and, for training ({@link Training}), {@value #LABELS}
+ * (INT32, [B], index into {@link ModelConfig#languages}) and, with a teacher weight, {@value #TEACHER}
  * (B, C). Outputs: {@value #LOGITS},
  * {@value #PROBABILITIES}, {@value #LOSS} and {@code attention/<layer>} (B, H, T, T).
  * The embedding is one-hot × matmul because gradients through gather fail in SameDiff
@@ -44,7 +44,7 @@ public final class LanguageIdGraph {
 
     public static final String WINDOWS = "windows";
     public static final String LABELS = "labels";
-    /** Training placeholder (B, C) with {@code distillation}: a teacher's probabilities for each window. */
+    /** Training placeholder (B, C) with a teacher weight: a teacher's probabilities for each window. */
     public static final String TEACHER = "teacher";
     public static final String LOGITS = "logits";
     public static final String PROBABILITIES = "probabilities";
@@ -60,40 +60,55 @@ public final class LanguageIdGraph {
     public static final double LAYER_NORM_EPSILON = 1e-5;
 
     private final ModelConfig config;
+    /** What a training graph adds; null: an inference graph. */
+    private final Training training;
     private final ParameterLayout layout;
     private final SameDiff sd;
     private final List<String> attentionOutputs = new ArrayList<>();
 
-    private LanguageIdGraph(ModelConfig config, SameDiff sd) {
+    /**
+     * What a training graph adds to the model: inverted dropout at this rate (0: none) and, with a
+     * teacher weight above 0, the teachers' share of each window's target (0: labels only).
+     */
+    public record Training(double dropout, double teacherWeight) {
+    }
+
+    private LanguageIdGraph(ModelConfig config, Training training, SameDiff sd) {
         this.config = config;
+        this.training = training;
         this.layout = ParameterLayout.of(config);
         this.sd = sd;
     }
 
-    /**
-     * Builds the graph with {@code parameters} (a flat vector laid out by {@link ParameterLayout})
-     * as its variables. {@code training} adds dropout (when configured) and the loss.
-     */
-    public static LanguageIdGraph build(ModelConfig config, INDArray parameters, boolean training) {
-        return build(config, parameters, null, training);
+    /** The inference graph of a model without an n-gram filter; see {@link #build(ModelConfig, INDArray, NgramFilter)}. */
+    public static LanguageIdGraph build(ModelConfig config, INDArray parameters) {
+        return build(config, parameters, null);
     }
 
     /**
-     * As {@link #build(ModelConfig, INDArray, boolean)}; an inference graph of a model with
-     * {@code ngram_filter_bits} carries {@code filter} (of that size) as a constant.
+     * The inference graph with {@code parameters} (a flat vector laid out by {@link ParameterLayout})
+     * as its variables; a model with {@code ngram_filter_bits} carries {@code filter} (of that size)
+     * as a constant.
      */
-    public static LanguageIdGraph build(ModelConfig config, INDArray parameters, NgramFilter filter, boolean training) {
+    public static LanguageIdGraph build(ModelConfig config, INDArray parameters, NgramFilter filter) {
         config.validated();
-        if (!training && config.ngramFiltered() != (filter != null)
-                || filter != null && filter.size() != config.ngramFilterBits) {
+        if (config.ngramFiltered() != (filter != null) || filter != null && filter.size() != config.ngramFilterBits) {
             throw new IllegalArgumentException("the model has ngram_filter_bits " + config.ngramFilterBits + " but "
                     + (filter == null ? "no n-gram filter was given" : "an n-gram filter of " + filter.size() + " bits"));
         }
-        LanguageIdGraph graph = new LanguageIdGraph(config, SameDiff.create());
-        graph.define(parameters, training);
-        if (!training && filter != null) {
+        LanguageIdGraph graph = new LanguageIdGraph(config, null, SameDiff.create());
+        graph.define(parameters);
+        if (filter != null) {
             graph.sd.constant(NGRAM_FILTER, Nd4j.createFromArray(filter.bytes()));   // (bits / 8) INT8
         }
+        return graph;
+    }
+
+    /** The training graph: the model with {@code training}'s dropout and its loss; the n-gram rows come in as a placeholder. */
+    public static LanguageIdGraph buildForTraining(ModelConfig config, INDArray parameters, Training training) {
+        config.validated();
+        LanguageIdGraph graph = new LanguageIdGraph(config, training, SameDiff.create());
+        graph.define(parameters);
         return graph;
     }
 
@@ -142,8 +157,8 @@ public final class LanguageIdGraph {
     }
 
     /**
-     * The placeholders of a batch of windows for an inference graph (one built with
-     * {@code training = false}, or loaded from an artefact), which carries its n-gram table.
+     * The placeholders of a batch of windows for an inference graph (one {@link #build} made, or
+     * loaded from an artefact), which carries its n-gram table.
      *
      * @param symbols (rows, T) symbol indices, row-major
      */
@@ -166,14 +181,14 @@ public final class LanguageIdGraph {
         return feed;
     }
 
-    private void define(INDArray parameters, boolean training) {
+    private void define(INDArray parameters) {
         DataType dt = parameters.dataType();
         Map<String, INDArray> values = layout.views(parameters);
         Map<String, SDVariable> p = new java.util.HashMap<>();
         values.forEach((name, array) -> {
             if (!NGRAM_TABLE.equals(name)) {
                 p.put(name, sd.var(name, array));
-            } else if (!training) {
+            } else if (training == null) {
                 sd.constant(name, array);
             }
         });
@@ -191,7 +206,7 @@ public final class LanguageIdGraph {
         // Pattern of the rewrite pass EmbeddingLookupFusion (train.trace.passes): onehot, reshape, matmul with the table.
         int inputSymbols = config.alphabet.inputSymbols();
         SDVariable x;
-        if (!training && inputSymbols > GATHERED_ABOVE) {
+        if (training == null && inputSymbols > GATHERED_ABOVE) {
             // A large alphabet's one-hot rows would cost S floats a position; inference needs no gradient through gather.
             x = sd.gather(p.get("embedding"), sd.reshape(windows, -1), 0);                           // (B·T, d)
         } else {
@@ -229,12 +244,11 @@ public final class LanguageIdGraph {
                 attentionOutputs.add(attended.weights().name());
                 // Pattern of the rewrite pass GradientCopyElision (train.trace.passes): residual adds of
                 // same-shaped arrays, whose add_bp copies dZ to both inputs.
-                x = x.add(dropout(attended.output(), training));                                       // (B·T, d)
+                x = x.add(dropout(attended.output()));                                                  // (B·T, d)
                 SDVariable hidden = relu(Attention.linear(sd,
                         layerNorm(x, p.get(b + "ln2/gain"), p.get(b + "ln2/bias"), positionOnes),
                         p.get(b + "ffn/w1"), p.get(b + "ffn/b1")));                                        // (B·T, ffn)
-                x = x.add(dropout(Attention.linear(sd, hidden, p.get(b + "ffn/w2"), p.get(b + "ffn/b2")),
-                        training));                                                                     // (B·T, d)
+                x = x.add(dropout(Attention.linear(sd, hidden, p.get(b + "ffn/w2"), p.get(b + "ffn/b2"))));   // (B·T, d)
             }
             x = layerNorm(x, p.get("final_ln/gain"), p.get("final_ln/bias"), positionOnes);           // (B·T, d)
             width = d;
@@ -248,11 +262,11 @@ public final class LanguageIdGraph {
         SDVariable logits = Attention.linear(sd, pooled, p.get("classifier/w"), p.get("classifier/b"))
                 .rename(LOGITS);                                                                        // (B, C)
         sd.nn.softmax(PROBABILITIES, logits, -1);                                                        // (B, C)
-        if (training) {
+        if (training != null) {
             SDVariable labels = sd.placeHolder(LABELS, DataType.INT32, -1);                            // (B)
             SDVariable target = sd.oneHot(labels, config.classes(), -1, 1.0, 0.0, dt);                  // (B, C)
-            if (config.distillation.enabled()) {
-                double weight = config.distillation.weight;
+            if (training.teacherWeight() > 0) {
+                double weight = training.teacherWeight();
                 SDVariable teacher = sd.placeHolder(TEACHER, dt, -1, config.classes());                // (B, C)
                 target = target.mul(1 - weight).add(teacher.mul(weight));                              // (B, C)
             }
@@ -297,8 +311,8 @@ public final class LanguageIdGraph {
      * not have a derivative": training with dropout failed at its first step), and its random
      * ops take only static shapes, where the batch is dynamic.
      */
-    private SDVariable dropout(SDVariable x, boolean training) {
-        if (!training || config.dropout <= 0) {
+    private SDVariable dropout(SDVariable x) {
+        if (training == null || training.dropout() <= 0) {
             return x;
         }
         String name = DROPOUT_MASK + dropoutMasks.size();

@@ -6,15 +6,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.langid.model.config.ConfigException;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.config.ValidatedConfig;
 import org.langid.text.Alphabet;
 import org.langid.text.LanguageCodes;
 
 /**
- * The attention classifier's shape and its optimiser: the {@code model:} section of a profile.
- * Two block styles:
+ * What an exported model needs to read text and compute its answer: the attention classifier's
+ * languages, alphabet and shape, the {@code model:} section of a profile and of a manifest. How it
+ * is trained is {@code train:}'s ({@code TrainConfig}). Two block styles:
  * <ul>
  *   <li>{@code transformer}: {@code layers} pre-norm encoder blocks (layer norm → multi-head
  *       attention → residual; layer norm → feed-forward → residual), final layer norm;</li>
@@ -53,10 +53,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     /** One: a second layer gained nothing with n-grams and doubles the serving arithmetic (bench/EXPERIMENTS.md). */
     public int layers = 1;
     public int ffn = 128;
-    /** Probability of dropping an activation while training (after attention and feed-forward); 0 disables. */
-    public double dropout = 0.0;
-    /** Training on the probabilities of teacher models beside the labels (training only). */
-    public Distillation distillation = new Distillation();
     /** Learned positional embedding added to the character embedding. */
     public boolean positional = true;
     /** Divide attention scores by sqrt(head size). */
@@ -92,116 +88,42 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * full corpus.
      */
     public int ngramFilterBits = 33_554_432;   // 4 MB
-    /**
-     * Training only: the share of n-grams that select nothing in a training step, drawn anew for
-     * every n-gram of every window. With the {@link NgramFilter}, n-grams of new text that training
-     * never saw select nothing at inference; dropping seen ones in training teaches the model to
-     * read windows with such gaps (+0.16 points on UDHR's windows, +0.33 on Wesnoth's, full
-     * corpus). 0: every n-gram selects its row.
-     */
-    public double ngramDropout = 0.3;
-    public Optimizer optimizer = new Optimizer();
-    /** Seeds parameter initialisation, shuffling and dropout. */
-    public long seed = 12345L;
-
-    /** Adam, with a warm-up and an optional decay; the n-gram table may learn by its own rule. */
-    public static class Optimizer implements java.io.Serializable {
-        private static final long serialVersionUID = 1L;
-        public double learningRate = 2e-3;
-        public double beta1 = 0.9;
-        public double beta2 = 0.999;
-        public double epsilon = 1e-8;
-        /** Linear warm-up from 0 over this many steps. */
-        public int warmupSteps = 100;
-        /**
-         * After warm-up: none, linear or cosine decay towards min_learning_rate over decay_steps.
-         * None: under the weight average (train.ema_span) a constant rate gained 0.1 points on
-         * UDHR's windows over cosine.
-         */
-        public String decay = "none";
-        /** Steps over which the rate decays after warm-up; 0: the trainer sets it to the run's total steps. */
-        public long decaySteps = 0;
-        public double minLearningRate = 1e-4;
-        /**
-         * How the n-gram table learns: {@code sgd} (plain SGD on the rows the minibatch selected,
-         * as fastText's: memorises less, +0.5 points out of domain, twice as fast as lazy at a
-         * million rows), {@code lazy} (Adam on those rows only, as TensorFlow's LazyAdam) or
-         * {@code dense} (Adam on every row, every step). With sgd or lazy, Spark rounds move only
-         * the changed rows.
-         */
-        public String ngramUpdates = "sgd";
-        /**
-         * With {@code ngram_updates: sgd}: the table's peak learning rate. Its rows take plain SGD
-         * steps (rate times gradient, on the rows the minibatch selected, following the same
-         * schedule), as fastText's do, while the rest of the model stays on Adam. Adam moves a row
-         * seen once by a full step whatever its gradient; SGD moves it by what it got wrong.
-         */
-        public double ngramLearningRate = 10;
-    }
-
-    /**
-     * Distillation: the training target of a window is (1 - weight) · its label + weight · the
-     * teachers' mean probabilities for it, each raised to 1/temperature and renormalised. The
-     * teachers' probabilities carry what a label cannot: how far a window could be another
-     * language (bench/EXPERIMENTS.md, "Distillation").
-     */
-    public static class Distillation implements java.io.Serializable {
-        private static final long serialVersionUID = 1L;
-        /** The teachers' share of the target; 0: labels only. */
-        public double weight = 0;
-        /** Above 1 softens the teachers' probabilities (they are near one-hot on most windows). */
-        public double temperature = 4;
-        /** Exported models (artefact directories or registries) with this model's languages and window. */
-        public List<String> teachers = new ArrayList<>();
-        /**
-         * With weight above 0 and no teachers listed: {@code langid train}, {@code pipeline} and
-         * {@code retrain} first train this many models of the same configuration without distillation (seeds
-         * seed + 1, seed + 2, ...), export them, and distil from them.
-         */
-        public int selfTeachers = 3;
-        /**
-         * Settings of {@code model:} in which the self-teachers differ from the student, e.g.
-         * {@code {d_model: 64, ffn: 128}}: a narrower teacher trains in half the time and a d-128
-         * student learns as much from it (bench/EXPERIMENTS.md, "Distillation"). Empty: the
-         * student's own configuration. Not languages, window, seed or distillation.
-         */
-        public Map<String, Object> selfTeacherModel = new LinkedHashMap<>();
-
-        /** Whether training targets mix in teachers' probabilities. */
-        public boolean enabled() {
-            return weight > 0;
-        }
-    }
-
-    /**
-     * The {@code i}-th self-teacher's configuration: this one with {@code distillation.self_teacher_model}
-     * written over it, seed + i, no distillation.
-     */
-    public ModelConfig selfTeacher(int i) {
-        ModelConfig teacher = ConfigTree.copyWith(this, distillation.selfTeacherModel, ModelConfig.class,
-                "model.distillation.self_teacher_model");
-        teacher.seed = seed + i;
-        teacher.distillation = new Distillation();
-        teacher.distillation.selfTeachers = 0;   // a teacher distils from nothing
-        return teacher;
-    }
 
     /** Training-only keys of earlier versions (experiments that gained nothing: bench/EXPERIMENTS.md). */
     private static final List<String> RETIRED_KEYS = List.of("loss", "label_smoothing", "consistency", "sharpness");
 
     /**
-     * A {@code model} section as manifests and training summaries of earlier versions wrote it,
-     * without the training-only keys since retired, so that those files keep loading: none of
-     * them changes how a trained model reads a window.
+     * The training recipe's keys, which earlier versions wrote into {@code model} and
+     * {@code train:} holds now ({@code TrainConfig}).
      */
-    public static JsonNode withoutRetiredKeys(JsonNode model) {
+    public static final List<String> MOVED_TO_TRAIN = List.of("seed", "dropout", "ngram_dropout", "optimizer", "distillation");
+
+    @Override
+    public Map<String, String> movedKeys() {
+        Map<String, String> moved = new LinkedHashMap<>();
+        MOVED_TO_TRAIN.forEach(key -> moved.put(key, "train." + key));
+        return moved;
+    }
+
+    /** A {@code model} section as earlier versions wrote it, without the recipe keys since moved to {@code train}. */
+    public static JsonNode withoutRecipe(JsonNode model) {
         if (!(model instanceof ObjectNode object)) {
             return model;
         }
         ObjectNode copy = object.deepCopy();
-        copy.remove(RETIRED_KEYS);
-        if (copy.get("optimizer") instanceof ObjectNode optimizer) {
-            optimizer.remove("name");   // Adam is the only optimiser
+        copy.remove(MOVED_TO_TRAIN);
+        return copy;
+    }
+
+    /**
+     * A {@code model} section as manifests and training summaries of earlier versions wrote it,
+     * without its training recipe and the training-only keys since retired, so that those files
+     * keep loading: none of them changes how a trained model reads a window.
+     */
+    public static JsonNode withoutRetiredKeys(JsonNode model) {
+        JsonNode copy = withoutRecipe(model);
+        if (copy instanceof ObjectNode object) {
+            object.remove(RETIRED_KEYS);
         }
         return copy;
     }
@@ -219,7 +141,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         config.ngramBuckets = 0;
         config.ngramDim = 0;
         config.ngramFilterBits = 0;
-        config.ngramDropout = 0;
         config.languages = new ArrayList<>(languages);
         return config;
     }
@@ -251,11 +172,6 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
     /** Whether the n-gram rows pass through a learned projection to d_model ({@code ngram_dim} > 0). */
     public boolean ngramsProjected() {
         return ngrams() && ngramDim > 0;
-    }
-
-    /** Whether a training step changes only the n-gram table rows its minibatch selected (lazy Adam or SGD). */
-    public boolean sparseTableUpdates() {
-        return ngrams() && List.of("lazy", "sgd").contains(optimizer.ngramUpdates);
     }
 
     /** A copy reading text with {@code alphabet}. */
@@ -327,57 +243,8 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
         } else if (ngramBuckets > 0 && (ngramMaxOrder < 2 || ngramMaxOrder > CharacterNgrams.MAX_ORDER)) {
             problems.add("ngram_max_order must be 2 to " + CharacterNgrams.MAX_ORDER + ", got " + ngramMaxOrder);
         }
-        if (ngramDropout < 0 || ngramDropout >= 1) {
-            problems.add("ngram_dropout must be in [0, 1), got " + ngramDropout);
-        }
         if (ngramFilterBits < 0 || ngramFilterBits % 8 != 0) {
             problems.add("ngram_filter_bits must be 0 (no filter) or a positive multiple of 8, got " + ngramFilterBits);
-        }
-        if (dropout < 0 || dropout >= 1) {
-            problems.add("dropout must be in [0, 1), got " + dropout);
-        }
-        if (distillation.weight < 0 || distillation.weight > 1) {
-            problems.add("distillation.weight must be in [0, 1], got " + distillation.weight);
-        }
-        if (!(distillation.temperature > 0)) {
-            problems.add("distillation.temperature must be positive, got " + distillation.temperature);
-        }
-        if (distillation.selfTeachers < 0) {
-            problems.add("distillation.self_teachers must be 0 or more, got " + distillation.selfTeachers);
-        }
-        if (distillation.enabled() && distillation.teachers.isEmpty() && distillation.selfTeachers == 0) {
-            problems.add("distillation.weight " + distillation.weight + " needs distillation.teachers or distillation.self_teachers");
-        }
-        for (String fixed : List.of("languages", "window", "alphabet", "seed", "distillation")) {
-            if (distillation.selfTeacherModel.containsKey(fixed)) {
-                problems.add("distillation.self_teacher_model cannot change " + fixed + " (a teacher has the student's languages and window,"
-                        + " seed + i and no distillation)");
-            }
-        }
-        if (!distillation.selfTeacherModel.isEmpty() && problems.isEmpty()) {
-            try {
-                problems.addAll(selfTeacher(1).problems().stream().map(p -> "distillation.self_teacher_model: " + p).toList());
-            } catch (ConfigException e) {
-                problems.add(e.getMessage());
-            }
-        }
-        if (!(optimizer.learningRate > 0)) {
-            problems.add("optimizer.learning_rate must be positive, got " + optimizer.learningRate);
-        }
-        if (optimizer.minLearningRate < 0 || optimizer.minLearningRate > optimizer.learningRate) {
-            problems.add("optimizer.min_learning_rate must be in [0, learning_rate], got " + optimizer.minLearningRate);
-        }
-        if (!List.of("none", "linear", "cosine").contains(optimizer.decay)) {
-            problems.add("optimizer.decay '" + optimizer.decay + "' is not one of none, linear, cosine");
-        }
-        if (!List.of("dense", "lazy", "sgd").contains(optimizer.ngramUpdates)) {
-            problems.add("optimizer.ngram_updates '" + optimizer.ngramUpdates + "' is not one of dense, lazy, sgd");
-        } else if ("sgd".equals(optimizer.ngramUpdates) != optimizer.ngramLearningRate > 0) {
-            problems.add("optimizer.ngram_learning_rate must be positive with ngram_updates sgd, and 0 otherwise, got "
-                    + optimizer.ngramLearningRate);
-        }
-        if (optimizer.warmupSteps < 0 || optimizer.decaySteps < 0) {
-            problems.add("optimizer.warmup_steps and decay_steps must be 0 or more");
         }
         return problems;
     }

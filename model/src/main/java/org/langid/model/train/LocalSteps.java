@@ -29,6 +29,8 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 public final class LocalSteps {
 
     private final ModelConfig config;
+    /** The recipe: dropout, seed, optimiser, distillation. */
+    private final TrainConfig train;
     private final LanguageIdGraph graph;
     private final SameDiff sd;
     private final List<String> parameterNames;
@@ -57,16 +59,16 @@ public final class LocalSteps {
     /**
      * @param totalSteps the run's planned number of steps, for a decay schedule whose decay_steps is 0
      */
-    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps) {
-        this(config, state, totalSteps, CaseAugmentation.NONE);
+    public LocalSteps(ModelConfig config, TrainConfig train, TrainingState state, long totalSteps) {
+        this(config, train, state, totalSteps, CaseAugmentation.NONE);
     }
 
     /**
      * @param totalSteps   the run's planned number of steps, for a decay schedule whose decay_steps is 0
      * @param augmentation applied to the minibatches of {@link #step(LabelledWindows, int[], int, int)}
      */
-    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps, CaseAugmentation augmentation) {
-        this(config, state, totalSteps, augmentation, StepOptions.DEFAULT);
+    public LocalSteps(ModelConfig config, TrainConfig train, TrainingState state, long totalSteps, CaseAugmentation augmentation) {
+        this(config, train, state, totalSteps, augmentation, StepOptions.DEFAULT);
     }
 
     /**
@@ -76,11 +78,15 @@ public final class LocalSteps {
      *                     recorded calls would run on device arrays whose host copies SameDiff's session
      *                     keeps in step, which has not been run on a GPU here
      */
-    public LocalSteps(ModelConfig config, TrainingState state, long totalSteps, CaseAugmentation augmentation, StepOptions options) {
+    public LocalSteps(ModelConfig config, TrainConfig train, TrainingState state, long totalSteps, CaseAugmentation augmentation,
+                      StepOptions options) {
         this.config = config.validated();
+        train.requireValid();
+        this.train = train;
         this.augmentation = augmentation;
-        this.schedule = WarmupDecaySchedule.of(config.optimizer, totalSteps);
-        this.graph = LanguageIdGraph.build(config, state.parameters.dup(), true);
+        this.schedule = WarmupDecaySchedule.of(train.optimizer, totalSteps);
+        this.graph = LanguageIdGraph.buildForTraining(config, state.parameters.dup(),
+                new LanguageIdGraph.Training(train.dropout, train.teacherWeight()));
         this.sd = graph.sameDiff();
         this.parameterNames = graph.parameterNames();
         this.gradient = Nd4j.zeros(state.parameters.dataType(), state.parameters.length());
@@ -185,9 +191,9 @@ public final class LocalSteps {
         if (changesOnlySelectedTableRows()) {
             // The table is last in the layout: everything before it is updated densely.
             denseStep(NDArrayIndex.interval(0, state.parameters.length() - firstMomentTable.length()), rate);
-            if ("sgd".equals(config.optimizer.ngramUpdates)) {
+            if ("sgd".equals(train.optimizer.ngramUpdates)) {
                 TableRows.sgd(parameterViews.get(LanguageIdGraph.NGRAM_TABLE), lastNgramRows, lastRowGradients,
-                        rate * config.optimizer.ngramLearningRate / config.optimizer.learningRate);
+                        rate * train.optimizer.ngramLearningRate / train.optimizer.learningRate);
             } else {
                 adamOnTableRows(lastNgramRows, rate);
             }
@@ -207,7 +213,7 @@ public final class LocalSteps {
         INDArray update = range == null ? gradient : gradient.get(range);
         Nd4j.exec(new AdamUpdater(update, range == null ? secondMoment : secondMoment.get(range),
                 range == null ? firstMoment : firstMoment.get(range), rate,
-                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+                train.optimizer.beta1, train.optimizer.beta2, train.optimizer.epsilon, Math.toIntExact(state.step)));
         (range == null ? state.parameters : state.parameters.get(range)).subi(update);
     }
 
@@ -224,7 +230,7 @@ public final class LocalSteps {
             selected[i] = Nd4j.pullRows(tables[i], 1, rows);
         }
         Nd4j.exec(new AdamUpdater(selected[0], selected[1], selected[2], rate,
-                config.optimizer.beta1, config.optimizer.beta2, config.optimizer.epsilon, Math.toIntExact(state.step)));
+                train.optimizer.beta1, train.optimizer.beta2, train.optimizer.epsilon, Math.toIntExact(state.step)));
         selected[3].subi(selected[0]);
         for (int i = 1; i < tables.length; i++) {
             TableRows.assign(tables[i], rows, BulkArrays.doubles(selected[i]));
@@ -236,7 +242,7 @@ public final class LocalSteps {
      * values and moments alike: lazy updates. Otherwise (dense Adam) every row moves every step.
      */
     public boolean changesOnlySelectedTableRows() {
-        return config.sparseTableUpdates();
+        return train.sparseTableUpdates(config);
     }
 
     /** The distinct n-gram table rows the last step's minibatch selected (empty before the first step). */
@@ -263,18 +269,18 @@ public final class LocalSteps {
      * @return the minibatch loss
      */
     double computeGradient(INDArray windows, INDArray labels) {
-        if (config.dropout > 0) {
+        if (train.dropout > 0) {
             // Dropout masks are a function of (seed, step): a re-run step draws the same ones.
-            Nd4j.getRandom().setSeed(config.seed * 1_000_003L + state.step);
+            Nd4j.getRandom().setSeed(train.seed * 1_000_003L + state.step);
         }
         Map<String, INDArray> placeholders = new HashMap<>();
         int batchRows = (int) windows.size(0);
         // The batch's symbols, row-major, read once for both the teachers and the n-gram lookup.
-        int[] symbols = config.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
+        int[] symbols = train.distillation.enabled() || config.ngrams() ? windows.dup('c').data().asInt() : null;
         INDArray teacherTargets = null;
-        if (config.distillation.enabled()) {
+        if (train.distillation.enabled()) {
             if (teacher == null) {
-                teacher = Teacher.of(config);
+                teacher = Teacher.of(config, train.distillation);
             }
             teacherTargets = BulkArrays.of(teacher.probabilities(symbols, batchRows), state.parameters.dataType())
                     .reshape(batchRows, config.classes());                                              // (B, C)
@@ -287,7 +293,7 @@ public final class LocalSteps {
         }
         for (String mask : graph.dropoutMasks()) {
             placeholders.put(mask, LanguageIdGraph.dropoutMask(state.parameters.dataType(), windows.size(0) * config.window,
-                    config.dModel, config.dropout));                                                     // (B·T, d)
+                    config.dModel, train.dropout));                                                      // (B·T, d)
         }
         List<String> wanted = parameterNames;
         int[] ngramIds = null;
@@ -299,16 +305,16 @@ public final class LocalSteps {
             // n-gram filter: it is made of the training windows' n-grams, so it would pass them all.
             INDArray table = parameterViews.get(LanguageIdGraph.NGRAM_TABLE);
             int[] ids = CharacterNgrams.buckets(config.alphabet, symbols, rows, config.window, config.ngramMaxOrder, (int) table.size(0), null);
-            if (config.ngramDropout > 0) {   // drawn from (seed, step), as the dropout masks: a re-run step drops the same
-                CharacterNgrams.dropNgrams(ids, config.ngramDropout, new java.util.SplittableRandom(config.seed * 1_000_003L + state.step));
+            if (train.ngramDropout > 0) {   // drawn from (seed, step), as the dropout masks: a re-run step drops the same
+                CharacterNgrams.dropNgrams(ids, train.ngramDropout, new java.util.SplittableRandom(train.seed * 1_000_003L + state.step));
             }
             CharacterNgrams.Lookup lookup = CharacterNgrams.lookup(ids, rows * config.window, config.ngramMaxOrder - 1, table);
             ngramIds = lookup.ids();
             ngramRows = lookup.tableRows();
             lastNgramRows = ngramRows;
             double[] summed = lookup.summed();                                                             // (B·T, e)
-            if (config.dropout > 0) {
-                ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.ngramWidth(), config.dropout)
+            if (train.dropout > 0) {
+                ngramMask = LanguageIdGraph.dropoutMask(DataType.DOUBLE, (long) rows * config.window, config.ngramWidth(), train.dropout)
                         .data().asDouble();                                                                 // (B·T, e)
                 for (int i = 0; i < summed.length; i++) {
                     summed[i] *= ngramMask[i];

@@ -57,7 +57,7 @@ public final class LocalTrainer {
 
     /** Trains from the config's seeded initialisation. */
     public Result fit(LabelledWindows training, LabelledWindows validation) {
-        return fit(TrainingState.start(ParameterLayout.of(model).initialise(model.seed, DataType.FLOAT)), training, validation);
+        return fit(TrainingState.start(ParameterLayout.of(model).initialise(train.seed, DataType.FLOAT)), training, validation);
     }
 
     /** Continues from {@code state} (its epoch and step say where). */
@@ -72,7 +72,7 @@ public final class LocalTrainer {
         NativeThreads.limit(train.nativeThreads);
         long stepsPerEpoch = (training.size() + train.batchSize - 1) / train.batchSize;
         long plannedSteps = train.maxSteps > 0 ? Math.min(train.maxSteps, stepsPerEpoch * train.epochs) : stepsPerEpoch * train.epochs;
-        LocalSteps steps = new LocalSteps(model, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, model.seed, model.alphabet),
+        LocalSteps steps = new LocalSteps(model, train, state, plannedSteps, new CaseAugmentation(train.caseAugmentation, train.seed, model.alphabet),
                 StepOptions.of(train));
         WeightAverage average = new WeightAverage(train.emaSpan, plannedSteps * train.batchSize);
         long windowsSinceAverage = 0;
@@ -82,7 +82,7 @@ public final class LocalTrainer {
         long lastLog = System.nanoTime();
         while (state.epoch < train.epochs && !(train.maxSteps > 0 && state.step >= train.maxSteps)) {
             long started = System.nanoTime();
-            int[] order = Shuffle.permutation(training.size(), model.seed, state.epoch);
+            int[] order = Shuffle.permutation(training.size(), train.seed, state.epoch);
             double lossSum = 0;
             long batches = 0;
             long samples = 0;

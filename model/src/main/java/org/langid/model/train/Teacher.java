@@ -12,7 +12,7 @@ import org.langid.serving.WindowClassifier;
 
 /**
  * The probabilities one or more exported models (averaged) give each training window: the soft
- * half of a distillation target ({@code model.distillation}). Runs their ONNX graphs, one thread
+ * half of a distillation target ({@code train.distillation}). Runs their ONNX graphs, one thread
  * each; one teacher per training thread.
  */
 public final class Teacher implements AutoCloseable {
@@ -21,11 +21,10 @@ public final class Teacher implements AutoCloseable {
     private final int classes;
     private final double temperature;
 
-    /** The teachers of {@code config.distillation}, which must list them. */
-    public static Teacher of(ModelConfig config) {
-        ModelConfig.Distillation distillation = config.distillation;
+    /** The teachers of {@code distillation}, which must list them, for a student of {@code config}. */
+    public static Teacher of(ModelConfig config, TrainConfig.Distillation distillation) {
         if (distillation.teachers.isEmpty()) {
-            throw new IllegalArgumentException("model.distillation lists no teachers"
+            throw new IllegalArgumentException("train.distillation lists no teachers"
                     + (distillation.selfTeachers > 0 ? " (self_teachers are trained by langid train, pipeline and retrain)" : ""));
         }
         return new Teacher(distillation.teachers, config.languages, config.window, distillation.temperature);

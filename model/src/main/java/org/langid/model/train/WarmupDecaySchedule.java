@@ -1,6 +1,5 @@
 package org.langid.model.train;
 
-import org.langid.model.graph.ModelConfig;
 import org.nd4j.linalg.schedule.ISchedule;
 
 /**
@@ -27,7 +26,7 @@ public final class WarmupDecaySchedule implements ISchedule {
     }
 
     /** The schedule of a config; {@code totalSteps} stands in when the config leaves decay_steps at 0. */
-    public static WarmupDecaySchedule of(ModelConfig.Optimizer optimizer, long totalSteps) {
+    public static WarmupDecaySchedule of(TrainConfig.Optimizer optimizer, long totalSteps) {
         long decaySteps = optimizer.decaySteps > 0 ? optimizer.decaySteps : Math.max(1, totalSteps - optimizer.warmupSteps);
         return new WarmupDecaySchedule(optimizer.learningRate, optimizer.minLearningRate, optimizer.warmupSteps, decaySteps, optimizer.decay);
     }

@@ -15,8 +15,12 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
+import org.langid.model.train.TrainConfig;
 import org.langid.text.TextNormalizer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -40,7 +44,7 @@ class ModelArtefactTest {
                 {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
                 {30, 31, 62, 40, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68, 68}});
         Map<String, INDArray> feed = Map.of(LanguageIdGraph.WINDOWS, windows);
-        INDArray expected = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff()
+        INDArray expected = LanguageIdGraph.build(config, parameters.dup()).sameDiff()
                 .output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         INDArray actual = loaded.newGraph().output(feed, LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         assertArrayEquals(expected.data().asFloat(), actual.data().asFloat(), 0f);
@@ -56,6 +60,37 @@ class ModelArtefactTest {
         assertEquals("{}\n", loaded.metricsLog().orElseThrow());
         assertFalse(Files.exists(dir.resolve("." + ModelArtefact.GRAPH + ".crc")), "no Hadoop .crc side files in an artefact");
         assertArrayEquals(parameters.toFloatVector(), loaded.parameters().toFloatVector(), 0f, "parameters come back for a warm start");
+    }
+
+    @Test
+    void aManifestHoldsTheArchitectureInModelAndTheRecipeInTrainingTrain() {
+        ModelConfig config = TestArtefacts.smallConfig();
+        ObjectNode training = Manifest.JSON.createObjectNode().put("data_fingerprint", "f");
+        training.set("train", ConfigTree.toJson(new TrainConfig()));
+        ObjectNode manifest = ModelArtefact.create(config, TestArtefacts.parameters(config, 7), training, Map.of(), null, CREATED)
+                .manifest().toJson();
+        JsonNode model = manifest.get("model");
+        for (String recipe : ModelConfig.MOVED_TO_TRAIN) {
+            assertFalse(model.has(recipe), recipe + " is how the model was trained, not what it is");
+            assertTrue(manifest.at("/training/train").has(recipe), recipe);
+        }
+        assertEquals(config.dModel, model.get("d_model").asInt());
+    }
+
+    /** The committed release was written while the recipe was part of the model section. */
+    @Test
+    void aManifestWithTheRecipeInItsModelSectionLoadsAndShowsTheRecipeUnderTraining() {
+        ModelArtefact release = ModelArtefact.load(ModelRegistry.resolve(Path.of("..", "models").toString(), CONF), CONF);
+        Manifest manifest = release.manifest();
+        assertTrue(manifest.toJson().get("model").has("optimizer"), "the release's manifest as written");
+        assertEquals(64, manifest.modelConfig().dModel);
+        JsonNode train = manifest.training().get("train");
+        assertEquals(12345, train.get("seed").asLong());
+        assertEquals(0.3, train.get("ngram_dropout").asDouble());
+        assertEquals(0.002, train.at("/optimizer/learning_rate").asDouble());
+        assertEquals(0.0, train.at("/distillation/weight").asDouble());
+        assertEquals(256, train.get("batch_size").asInt(), "beside what the train section held");
+        assertEquals(manifest.dataFingerprint(), manifest.training().get("data_fingerprint").asText());
     }
 
     @Test

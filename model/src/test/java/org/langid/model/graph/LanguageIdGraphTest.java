@@ -52,19 +52,23 @@ class LanguageIdGraphTest {
         return placeholders;
     }
 
+    /** Training without dropout or teachers. */
+    private static final LanguageIdGraph.Training LABELS_ONLY = new LanguageIdGraph.Training(0, 0);
+
     /** {@code feed} with fixed dropout masks (seeded) for the placeholders of {@code graph}, if it has any. */
-    private static Map<String, INDArray> withDropoutMasks(LanguageIdGraph graph, ModelConfig config, Map<String, INDArray> feed) {
+    private static Map<String, INDArray> withDropoutMasks(LanguageIdGraph graph, ModelConfig config, LanguageIdGraph.Training training,
+                                                          Map<String, INDArray> feed) {
         Nd4j.getRandom().setSeed(5);
         long rows = feed.get(LanguageIdGraph.WINDOWS).size(0) * config.window;
         for (String mask : graph.dropoutMasks()) {
-            feed.put(mask, LanguageIdGraph.dropoutMask(DataType.DOUBLE, rows, config.dModel, config.dropout));
+            feed.put(mask, LanguageIdGraph.dropoutMask(DataType.DOUBLE, rows, config.dModel, training.dropout()));
         }
         return feed;
     }
 
-    /** {@code feed} with {@link #TEACHER} added when {@code config} distils (the graph then has the placeholder). */
-    private static Map<String, INDArray> withTeacher(ModelConfig config, Map<String, INDArray> feed) {
-        if (config.distillation.enabled()) {
+    /** {@code feed} with {@link #TEACHER} added when {@code training} distils (the graph then has the placeholder). */
+    private static Map<String, INDArray> withTeacher(LanguageIdGraph.Training training, Map<String, INDArray> feed) {
+        if (training.teacherWeight() > 0) {
             feed.put(LanguageIdGraph.TEACHER, Nd4j.createFromArray(TEACHER));
         }
         return feed;
@@ -72,7 +76,7 @@ class LanguageIdGraphTest {
 
     @Test
     void gradientsOfATinyTransformerMatchFiniteDifferences() {
-        checkGradients(tiny());
+        checkGradients(tiny(), LABELS_ONLY);
     }
 
     @Test
@@ -81,21 +85,33 @@ class LanguageIdGraphTest {
         seed.window = 5;
         seed.dModel = 3;
         seed.headSize = 4;
-        checkGradients(seed);
+        checkGradients(seed, LABELS_ONLY);
     }
 
     @Test
     void distillationMixesTheTeachersProbabilitiesIntoTheTargetAndItsGradientsMatchFiniteDifferences() {
         ModelConfig config = tiny();
-        config.distillation.weight = 0.4;
-        config.distillation.teachers = List.of("unused: the test feeds the teacher's probabilities");
-        checkGradients(config);
+        LanguageIdGraph.Training distilled = new LanguageIdGraph.Training(0, 0.4);
+        checkGradients(config, distilled);
 
-        TwoWindows two = TwoWindows.of(config);
+        TwoWindows two = TwoWindows.of(config, distilled);
         assertEquals(two.crossEntropy((row, language) -> 0.6 * (language == two.labels()[row] ? 1 : 0) + 0.4 * TEACHER[row][language]),
                 two.loss(), 1e-9);
-        config.distillation.weight = 0;
-        assertTrue(Math.abs(TwoWindows.of(config).loss() - two.loss()) > 1e-3, "the teacher moves the loss");
+        assertTrue(Math.abs(TwoWindows.of(config, LABELS_ONLY).loss() - two.loss()) > 1e-3, "the teacher moves the loss");
+    }
+
+    @Test
+    void dropoutAndTeachersComeFromTheTrainingRecipeAndAnInferenceGraphHasNeither() {
+        ModelConfig config = tiny();
+        INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
+        LanguageIdGraph.Training recipe = new LanguageIdGraph.Training(0.25, 0.4);
+        LanguageIdGraph training = LanguageIdGraph.buildForTraining(config, parameters, recipe);
+        assertEquals(2 * config.layers, training.dropoutMasks().size(), "after attention and after the feed-forward layer");
+        assertTrue(training.sameDiff().hasVariable(LanguageIdGraph.TEACHER));
+        assertTrue(LanguageIdGraph.buildForTraining(config, parameters, LABELS_ONLY).dropoutMasks().isEmpty());
+        SameDiff inference = LanguageIdGraph.build(config, parameters).sameDiff();
+        assertFalse(inference.hasVariable(LanguageIdGraph.TEACHER) || inference.hasVariable(LanguageIdGraph.LOSS));
+        checkGradients(config, recipe);   // with the masks fixed
     }
 
     @Test
@@ -109,7 +125,27 @@ class LanguageIdGraphTest {
         recorded.put("label_smoothing", 0.0);
         recorded.put("consistency", 0.0);
         recorded.put("sharpness", 0.0);
-        ((ObjectNode) recorded.get("optimizer")).put("name", "adam");
+        ObjectNode wrapper = new ObjectMapper().createObjectNode();
+        wrapper.set("model", ModelConfig.withoutRetiredKeys(recorded));
+        ModelConfig read = ConfigTree.parse(wrapper.toString(), "manifest.json").section("model", ModelConfig.class);
+        assertEquals(ConfigTree.toJson(tiny()), ConfigTree.toJson(read));
+    }
+
+    @Test
+    void aRecipeKeyUnderModelIsNamedWhereItIsNow() {
+        ConfigException moved = assertThrows(ConfigException.class,
+                () -> ConfigTree.parse("model:\n  optimizer:\n    learning_rate: 0.01\n", "m.yaml").section("model", ModelConfig.class));
+        assertEquals("m.yaml: 'model.optimizer' is 'train.optimizer' now", moved.getMessage());
+    }
+
+    @Test
+    void manifestsThatRecordTheTrainingRecipeInTheModelSectionLoadWithoutIt() {
+        ObjectNode recorded = (ObjectNode) ConfigTree.toJson(tiny());
+        recorded.put("seed", 7);
+        recorded.put("dropout", 0.1);
+        recorded.put("ngram_dropout", 0.3);
+        recorded.putObject("optimizer").put("name", "adam").put("learning_rate", 0.002);
+        recorded.putObject("distillation").put("weight", 0.0);
         ObjectNode wrapper = new ObjectMapper().createObjectNode();
         wrapper.set("model", ModelConfig.withoutRetiredKeys(recorded));
         ModelConfig read = ConfigTree.parse(wrapper.toString(), "manifest.json").section("model", ModelConfig.class);
@@ -118,12 +154,12 @@ class LanguageIdGraphTest {
 
     /** The training graph of {@code config} (parameters from seed 3) fed two windows, labelled 1 and 2: the losses computed by hand. */
     private record TwoWindows(SameDiff sd, Map<String, INDArray> feed, int[] labels) {
-        static TwoWindows of(ModelConfig config) {
+        static TwoWindows of(ModelConfig config, LanguageIdGraph.Training training) {
             INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.DOUBLE);
             int[] labels = {1, 2};
-            LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
-            return new TwoWindows(graph.sameDiff(), withDropoutMasks(graph, config,
-                    withTeacher(config, LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels))), labels);
+            LanguageIdGraph graph = LanguageIdGraph.buildForTraining(config, parameters, training);
+            return new TwoWindows(graph.sameDiff(), withDropoutMasks(graph, config, training,
+                    withTeacher(training, LanguageIdGraphTest.feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, 13, 14}}), labels))), labels);
         }
 
         INDArray output(String name) {
@@ -153,15 +189,15 @@ class LanguageIdGraphTest {
     }
 
     /** Central differences on every parameter, double precision, against SameDiff's gradients. */
-    private static void checkGradients(ModelConfig config) {
+    private static void checkGradients(ModelConfig config, LanguageIdGraph.Training training) {
         ParameterLayout layout = ParameterLayout.of(config);
         INDArray parameters = layout.initialise(7, DataType.DOUBLE);
         // Make biases and norms non-trivial so their gradients are exercised.
         parameters.addi(Nd4j.rand(DataType.DOUBLE, parameters.length()).subi(0.5).muli(0.2));
-        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, true);
+        LanguageIdGraph graph = LanguageIdGraph.buildForTraining(config, parameters, training);
         SameDiff sd = graph.sameDiff();
         // Second row padded at its end: the gradient must flow correctly around the mask.
-        Map<String, INDArray> feed = withDropoutMasks(graph, config, withTeacher(config,
+        Map<String, INDArray> feed = withDropoutMasks(graph, config, training, withTeacher(training,
                 feed(windows(new int[][] {{0, 27, 62, 3, 67}, {10, 11, 12, Alphabet.SEED.pad(), Alphabet.SEED.pad()}}), 1, 2)));
         Map<String, INDArray> gradients = sd.calculateGradients(feed, graph.parameterNames());
         double eps = 1e-6;
@@ -196,7 +232,7 @@ class LanguageIdGraphTest {
     void permutingTheCharactersOfAWindowChangesTheOutput() {
         ModelConfig config = TestConfigs.model();
         INDArray parameters = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
-        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters);
         int[] window = {7, 4, 11, 11, 14, 62, 22, 14, 17, 11, 3, 62, 0, 1, 2, 63};
         int[] reversed = new int[window.length];
         for (int i = 0; i < window.length; i++) {
@@ -209,7 +245,7 @@ class LanguageIdGraphTest {
 
         ModelConfig noPositions = TestConfigs.model();
         noPositions.positional = false;
-        LanguageIdGraph bagOfCharacters = LanguageIdGraph.build(noPositions, ParameterLayout.of(noPositions).initialise(3, DataType.FLOAT), false);
+        LanguageIdGraph bagOfCharacters = LanguageIdGraph.build(noPositions, ParameterLayout.of(noPositions).initialise(3, DataType.FLOAT));
         INDArray same = bagOfCharacters.sameDiff().output(feed(windows(new int[][] {window, reversed})), LanguageIdGraph.LOGITS)
                 .get(LanguageIdGraph.LOGITS);
         assertArrayEquals(same.getRow(0).toFloatVector(), same.getRow(1).toFloatVector(), 1e-5f,
@@ -220,7 +256,7 @@ class LanguageIdGraphTest {
     void saveThenLoadGivesBitIdenticalOutputs() throws Exception {
         ModelConfig config = TestConfigs.model();
         INDArray parameters = ParameterLayout.of(config).initialise(11, DataType.FLOAT);
-        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters, false);
+        LanguageIdGraph graph = LanguageIdGraph.build(config, parameters);
         INDArray input = windows(new int[][] {{1, 24, 62, 45, 0, 13, 6, 62, 51, 0, 8, 24, 0, 13, 6, 64}, {3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18}});
         INDArray before = graph.sameDiff().output(feed(input), LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
 
@@ -236,7 +272,7 @@ class LanguageIdGraphTest {
         Nd4j.write(parameters, new java.io.DataOutputStream(bytes));
         ModelConfig reloadedConfig = ConfigTree.parse("model: " + configJson, "saved").section("model", ModelConfig.class);
         INDArray reloadedParameters = Nd4j.read(new java.io.DataInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray())));
-        INDArray afterRebuild = LanguageIdGraph.build(reloadedConfig, reloadedParameters, false).sameDiff()
+        INDArray afterRebuild = LanguageIdGraph.build(reloadedConfig, reloadedParameters).sameDiff()
                 .output(feed(input), LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         assertArrayEquals(before.data().asInt(), afterRebuild.data().asInt(), "bit-identical through config + parameters");
     }
@@ -245,7 +281,7 @@ class LanguageIdGraphTest {
     void returnsTheAttentionWeightsOfEveryLayerAndHead() {
         ModelConfig config = TestConfigs.model();
         config.layers = 3;
-        LanguageIdGraph graph = LanguageIdGraph.build(config, ParameterLayout.of(config).initialise(5, DataType.FLOAT), false);
+        LanguageIdGraph graph = LanguageIdGraph.build(config, ParameterLayout.of(config).initialise(5, DataType.FLOAT));
         assertEquals(3, graph.attentionOutputs().size());
         int pad = Alphabet.SEED.pad();
         INDArray input = windows(new int[][] {
@@ -282,10 +318,10 @@ class LanguageIdGraphTest {
                 () -> ConfigTree.parse("model:\n  d_model: 30\n  heads: 4\n", "m.yaml").section("model", ModelConfig.class));
         assertEquals("m.yaml: section 'model': d_model 30 is not divisible by heads 4", notDivisible.getMessage());
         ConfigException several = assertThrows(ConfigException.class,
-                () -> ConfigTree.parse("model:\n  languages: [en]\n  dropout: 1.5\n  block: rnn\n", "m.yaml").section("model", ModelConfig.class));
+                () -> ConfigTree.parse("model:\n  languages: [en]\n  ngram_dim: -1\n  block: rnn\n", "m.yaml").section("model", ModelConfig.class));
         assertTrue(several.getMessage().contains("block 'rnn' is not one of transformer, seed"), several.getMessage());
         assertTrue(several.getMessage().contains("languages must name at least two languages"), several.getMessage());
-        assertTrue(several.getMessage().contains("dropout must be in [0, 1), got 1.5"), several.getMessage());
+        assertTrue(several.getMessage().contains("ngram_dim must be 0 (d_model, no projection) or more, got -1"), several.getMessage());
         assertEquals(List.of("en", "de", "und"), ConfigTree.parse("model:\n  languages: [en, de, und]\n", "m.yaml")
                 .section("model", ModelConfig.class).languages, "und: the class of text in none of the model's languages");
         ConfigException undAndOne = assertThrows(ConfigException.class,
@@ -303,7 +339,7 @@ class LanguageIdGraphTest {
         assertEquals(69 * 8 + 3 * 8 * 16 + 16 * 8 + 8, layout.size());
         assertEquals(List.of("embedding", "seed/wq", "seed/wk", "seed/wv", "classifier/w", "classifier/b"),
                 layout.params().stream().map(ParameterLayout.Param::name).toList());
-        LanguageIdGraph graph = LanguageIdGraph.build(seed, layout.initialise(1, DataType.FLOAT), false);
+        LanguageIdGraph graph = LanguageIdGraph.build(seed, layout.initialise(1, DataType.FLOAT));
         assertFalse(graph.attentionOutputs().isEmpty());
         assertEquals(73_032, ParameterLayout.of(TestConfigs.model()).size(), "two layers on characters alone: the same count as the PyTorch reference");
     }

@@ -83,9 +83,9 @@ class NgramFilterTest {
         NgramFilter filter = NgramFilter.empty(1 << 12);
         filter.addAll(Alphabet.SEED, randomWindows(20, 3), 20, T, config.ngramMaxOrder);
         org.nd4j.linalg.api.ndarray.INDArray parameters = ParameterLayout.of(config).initialise(1, org.nd4j.linalg.api.buffer.DataType.FLOAT);
-        assertEquals(filter, LanguageIdGraph.filter(config, LanguageIdGraph.build(config, parameters, filter, false).sameDiff()));
-        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, null, false));
-        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, NgramFilter.empty(1 << 13), false));
+        assertEquals(filter, LanguageIdGraph.filter(config, LanguageIdGraph.build(config, parameters, filter).sameDiff()));
+        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters));
+        assertThrows(IllegalArgumentException.class, () -> LanguageIdGraph.build(config, parameters, NgramFilter.empty(1 << 13)));
         config.ngramFilterBits = 12;
         assertTrue(config.problems().stream().anyMatch(p -> p.contains("ngram_filter_bits")), config.problems().toString());
     }

@@ -197,7 +197,7 @@ class LanguageDetectorTest {
         for (int j = 0; j < 16; j++) {
             symbols[j] = j < window.length() ? Vocabulary.indexOf(window.charAt(j)) : Alphabet.SEED.pad();
         }
-        SameDiff sd = LanguageIdGraph.build(config, parameters.dup(), false).sameDiff();
+        SameDiff sd = LanguageIdGraph.build(config, parameters.dup()).sameDiff();
         INDArray p = sd.output(Map.of(LanguageIdGraph.WINDOWS, Nd4j.createFromArray(new int[][] {symbols})),
                 LanguageIdGraph.PROBABILITIES).get(LanguageIdGraph.PROBABILITIES);
         return p.toDoubleVector();

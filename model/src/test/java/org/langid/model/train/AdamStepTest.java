@@ -21,7 +21,8 @@ class AdamStepTest {
         config.heads = 2;
         config.layers = 1;
         config.ffn = 8;
-        config.optimizer.warmupSteps = 3;
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.warmupSteps = 3;
         INDArray initial = ParameterLayout.of(config).initialise(5, DataType.FLOAT);
         INDArray windows = Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, {20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35}});
         INDArray labels = Nd4j.createFromArray(new int[] {3, 5});
@@ -31,10 +32,10 @@ class AdamStepTest {
         double[] p = initial.toDoubleVector();
         double[] m = new double[n];
         double[] v = new double[n];
-        WarmupDecaySchedule schedule = WarmupDecaySchedule.of(config.optimizer, 100);
+        WarmupDecaySchedule schedule = WarmupDecaySchedule.of(train.optimizer, 100);
         for (int t = 0; t < 2; t++) {
             INDArray current = Nd4j.createFromArray(p).castTo(DataType.FLOAT);
-            LanguageIdGraph graph = LanguageIdGraph.build(config, current, true);
+            LanguageIdGraph graph = LanguageIdGraph.buildForTraining(config, current, new LanguageIdGraph.Training(0, 0));
             var feed = new java.util.HashMap<String, INDArray>();
             feed.put(LanguageIdGraph.WINDOWS, windows);
             feed.put(LanguageIdGraph.LABELS, labels);
@@ -45,8 +46,8 @@ class AdamStepTest {
                 System.arraycopy(part, 0, g, (int) param.offset(), part.length);
             }
             double rate = schedule.at(t);
-            double b1 = config.optimizer.beta1;
-            double b2 = config.optimizer.beta2;
+            double b1 = train.optimizer.beta1;
+            double b2 = train.optimizer.beta2;
             for (int i = 0; i < n; i++) {
                 m[i] = b1 * m[i] + (1 - b1) * g[i];
                 v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
@@ -55,12 +56,12 @@ class AdamStepTest {
                 // to sqrt(v) uncorrected. (PyTorch adds it to the corrected sqrt(v̂): the two differ
                 // only where gradients are near epsilon, e.g. the key bias, whose true gradient is 0.)
                 double stepSize = rate * Math.sqrt(1 - Math.pow(b2, t + 1)) / (1 - Math.pow(b1, t + 1));
-                p[i] -= stepSize * m[i] / (Math.sqrt(v[i]) + config.optimizer.epsilon);
+                p[i] -= stepSize * m[i] / (Math.sqrt(v[i]) + train.optimizer.epsilon);
             }
         }
 
         TrainingState state = TrainingState.start(initial.dup());
-        LocalSteps steps = new LocalSteps(config, state, 100);
+        LocalSteps steps = new LocalSteps(config, train, state, 100);
         steps.step(windows, labels);
         steps.step(windows, labels);
         float[] actual = state.parameters.toFloatVector();

@@ -12,6 +12,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.langid.model.TestConfigs;
 import org.langid.model.artefact.ModelArtefact;
 import org.langid.model.artefact.TestArtefacts;
 import org.langid.model.graph.ModelConfig;
@@ -22,7 +23,7 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
-/** {@code model.distillation}: training targets that mix exported teachers' probabilities into the labels. */
+/** {@code train.distillation}: training targets that mix exported teachers' probabilities into the labels. */
 class DistillationTest {
 
     @TempDir
@@ -46,18 +47,19 @@ class DistillationTest {
         return dir;
     }
 
-    private static ModelConfig student(double weight, List<String> teachers) {
-        ModelConfig config = TestArtefacts.smallConfig();
-        config.optimizer.warmupSteps = 0;
-        config.distillation.weight = weight;
-        config.distillation.teachers = teachers;
-        return config;
+    private static TrainConfig student(double weight, List<String> teachers) {
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.warmupSteps = 0;
+        train.distillation.weight = weight;
+        train.distillation.teachers = teachers;
+        return train;
     }
 
     /** The student's parameters after three steps on the two windows with {@code labels}. */
-    private static INDArray trained(ModelConfig config, int... labels) {
+    private static INDArray trained(TrainConfig train, int... labels) {
+        ModelConfig config = TestArtefacts.smallConfig();
         TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(9, DataType.FLOAT));
-        LocalSteps steps = new LocalSteps(config, state, 10);
+        LocalSteps steps = new LocalSteps(config, train, state, 10);
         INDArray windows = Nd4j.createFromArray(SYMBOLS).reshape(2, 16).castTo(DataType.INT32);
         for (int i = 0; i < 3; i++) {
             steps.step(windows, Nd4j.createFromArray(labels).castTo(DataType.INT32));
@@ -114,14 +116,16 @@ class DistillationTest {
     @Test
     void aTeacherOfOtherLanguagesOrNoTeacherIsAClearError() {
         String teacher = teacher(1);
-        ModelConfig other = student(0.5, List.of(teacher));
+        ModelConfig other = TestArtefacts.smallConfig();
         other.languages = List.of("en", "de", "fr", "es", "it", "pt", "nl", "da");
-        IllegalArgumentException languages = assertThrows(IllegalArgumentException.class, () -> Teacher.of(other));
+        IllegalArgumentException languages = assertThrows(IllegalArgumentException.class,
+                () -> Teacher.of(other, student(0.5, List.of(teacher)).distillation));
         assertTrue(languages.getMessage().contains("has languages [en, de, fr, es, it, pt, nl, sv]"), languages.getMessage());
 
-        ModelConfig none = student(0.5, List.of());
+        TrainConfig none = student(0.5, List.of());
         none.distillation.selfTeachers = 2;
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class, () -> Teacher.of(none));
+        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+                () -> Teacher.of(TestArtefacts.smallConfig(), none.distillation));
         assertTrue(missing.getMessage().contains("lists no teachers"), missing.getMessage());
         none.distillation.selfTeachers = 0;
         assertTrue(String.join("; ", none.problems()).contains("distillation.weight 0.5 needs distillation.teachers or distillation.self_teachers"));

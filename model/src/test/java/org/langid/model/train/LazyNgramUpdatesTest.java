@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.langid.model.TestConfigs;
 import org.langid.model.graph.CharacterNgrams;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -25,11 +26,13 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 class LazyNgramUpdatesTest {
 
-    private static ModelConfig config(String updates) {
-        ModelConfig config = TinyNgramModel.config(64);
-        config.optimizer.warmupSteps = 0;
-        config.optimizer.ngramUpdates = updates;
-        return config;
+    private static final ModelConfig CONFIG = TinyNgramModel.config(64);
+
+    private static TrainConfig train(String updates) {
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.warmupSteps = 0;
+        train.optimizer.ngramUpdates = updates;
+        return train;
     }
 
     private static final int[][] FIRST = TinyNgramModel.WINDOWS;
@@ -37,13 +40,13 @@ class LazyNgramUpdatesTest {
 
     @Test
     void onlyTheSelectedRowsMoveAndEverythingElseIsDenseAdam() {
-        ModelConfig lazyConfig = config("lazy");
+        ModelConfig lazyConfig = CONFIG;
         ParameterLayout layout = ParameterLayout.of(lazyConfig);
         INDArray initial = layout.initialise(5, DataType.DOUBLE);
         TrainingState dense = TrainingState.start(initial.dup());
         TrainingState lazy = TrainingState.start(initial.dup());
-        LocalSteps denseSteps = new LocalSteps(config("dense"), dense, 10);
-        LocalSteps lazySteps = new LocalSteps(lazyConfig, lazy, 10);
+        LocalSteps denseSteps = new LocalSteps(CONFIG, train("dense"), dense, 10);
+        LocalSteps lazySteps = new LocalSteps(CONFIG, train("lazy"), lazy, 10);
         long tableStart = layout.size() - (long) lazyConfig.ngramBuckets * lazyConfig.dModel;
         int d = lazyConfig.dModel;
 
@@ -91,17 +94,18 @@ class LazyNgramUpdatesTest {
 
     @Test
     void sgdStepsTheSelectedRowsByRateTimesGradientAndLeavesTheRestToAdam() {
-        ModelConfig sgdConfig = config("sgd");
-        sgdConfig.optimizer.ngramLearningRate = 0.5;
-        sgdConfig.optimizer.decay = "none";                          // the rate is learning_rate at every step
-        ModelConfig lazyConfig = config("lazy");
-        lazyConfig.optimizer.decay = "none";
+        ModelConfig sgdConfig = CONFIG;
+        TrainConfig sgdTraining = train("sgd");
+        sgdTraining.optimizer.ngramLearningRate = 0.5;
+        sgdTraining.optimizer.decay = "none";                        // the rate is learning_rate at every step
+        TrainConfig lazyTraining = train("lazy");
+        lazyTraining.optimizer.decay = "none";
         ParameterLayout layout = ParameterLayout.of(sgdConfig);
         INDArray initial = layout.initialise(5, DataType.DOUBLE);
         TrainingState sgd = TrainingState.start(initial.dup());
         TrainingState lazy = TrainingState.start(initial.dup());
-        LocalSteps sgdSteps = new LocalSteps(sgdConfig, sgd, 10);
-        LocalSteps lazySteps = new LocalSteps(lazyConfig, lazy, 10);
+        LocalSteps sgdSteps = new LocalSteps(CONFIG, sgdTraining, sgd, 10);
+        LocalSteps lazySteps = new LocalSteps(CONFIG, lazyTraining, lazy, 10);
         int tableStart = Math.toIntExact(layout.size() - (long) sgdConfig.ngramBuckets * sgdConfig.dModel);
         int d = sgdConfig.dModel;
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
@@ -140,9 +144,10 @@ class LazyNgramUpdatesTest {
 
     @Test
     void aTableThatStartsAtZeroLearnsTheSelectedRowsAndLeavesTheOthersAtZero() {
-        ModelConfig config = config("sgd");
-        config.optimizer.ngramLearningRate = 0.5;
+        ModelConfig config = TinyNgramModel.config(64);
         config.ngramInit = ModelConfig.NGRAM_INIT_ZERO;
+        TrainConfig sgdTraining = train("sgd");
+        sgdTraining.optimizer.ngramLearningRate = 0.5;
         ParameterLayout layout = ParameterLayout.of(config.validated());
         INDArray initial = layout.initialise(5, DataType.DOUBLE);
         int tableStart = Math.toIntExact(layout.size() - (long) config.ngramBuckets * config.dModel);
@@ -150,13 +155,13 @@ class LazyNgramUpdatesTest {
         double[] start = initial.toDoubleVector();
         assertTrue(Arrays.stream(start, tableStart, start.length).allMatch(v -> v == 0), "the table starts at zero");
         assertTrue(Arrays.stream(start, 0, tableStart).anyMatch(v -> v != 0), "the rest starts as usual");
-        ModelConfig normal = config("sgd");
+        ModelConfig normal = TinyNgramModel.config(64);
         double[] normalStart = ParameterLayout.of(normal).initialise(5, DataType.DOUBLE).toDoubleVector();
         assertArrayEquals(Arrays.copyOf(normalStart, tableStart), Arrays.copyOf(start, tableStart), 0.0,
                 "every other parameter starts as with a random table");
 
         TrainingState state = TrainingState.start(initial);
-        new LocalSteps(config, state, 10).step(windows(FIRST), Nd4j.createFromArray(new int[] {1, 2}));
+        new LocalSteps(config, sgdTraining, state, 10).step(windows(FIRST), Nd4j.createFromArray(new int[] {1, 2}));
         double[] now = state.parameters.toDoubleVector();
         Set<Integer> selected = rows(FIRST, config, state);
         for (int row = 0; row < config.ngramBuckets; row++) {
@@ -174,8 +179,7 @@ class LazyNgramUpdatesTest {
 
     @Test
     void anUnknownTableStartIsAClearConfigurationError() {
-        ModelConfig config = config("sgd");
-        config.optimizer.ngramLearningRate = 0.5;
+        ModelConfig config = TinyNgramModel.config(64);
         config.ngramInit = "uniform";
         IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
         assertTrue(error.getMessage().contains("ngram_init must be normal or zero, got 'uniform'"), error.getMessage());
@@ -183,15 +187,15 @@ class LazyNgramUpdatesTest {
 
     @Test
     void sgdNeedsItsOwnLearningRate() {
-        ModelConfig config = config("sgd");
-        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
+        TrainConfig train = train("sgd");
+        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, train::requireValid);
         assertTrue(error.getMessage().contains("optimizer.ngram_learning_rate must be positive with ngram_updates sgd"), error.getMessage());
     }
 
     @Test
     void anUnknownUpdateModeIsAClearConfigurationError() {
-        ModelConfig config = config("sparse");
-        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, config::validated);
+        TrainConfig train = train("sparse");
+        IllegalArgumentException error = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, train::requireValid);
         assertTrue(error.getMessage().contains("optimizer.ngram_updates 'sparse' is not one of dense, lazy"), error.getMessage());
     }
 

@@ -34,10 +34,16 @@ class LocalTrainerTest {
         config.heads = 2;
         config.layers = 1;
         config.ffn = 64;
-        config.optimizer.learningRate = 6e-3;
-        config.optimizer.warmupSteps = 30;
-        config.optimizer.minLearningRate = 3e-4;
         return config;
+    }
+
+    /** Test training with a faster rate for {@link #small()}. */
+    static TrainConfig training() {
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.learningRate = 6e-3;
+        train.optimizer.warmupSteps = 30;
+        train.optimizer.minLearningRate = 3e-4;
+        return train;
     }
 
     /**
@@ -49,7 +55,7 @@ class LocalTrainerTest {
      */
     @Test
     void learnsToTellTheSampleLanguagesApartWellAboveChance() {
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 128;
         train.maxSteps = 400;
         train.epochs = 1;
@@ -63,7 +69,7 @@ class LocalTrainerTest {
 
     @Test
     void aRunIsReproducibleAndTheStateRoundTripsExactly() throws Exception {
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 64;
         train.maxSteps = 20;
         LabelledWindows training = corpus.get(Split.TRAIN);
@@ -89,7 +95,7 @@ class LocalTrainerTest {
     @Test
     void withEmaSpanTheRunEndsWithTheMovingAverageOfItsParameters() throws Exception {
         ModelConfig config = small();
-        TrainConfig train = TestConfigs.training();
+        TrainConfig train = training();
         train.batchSize = 64;
         train.maxSteps = 20;
         train.epochs = 1;
@@ -98,9 +104,9 @@ class LocalTrainerTest {
         LabelledWindows training = corpus.get(Split.TRAIN);
         TrainingState averaged = new LocalTrainer(config, train).fit(training, corpus.get(Split.VALIDATION)).state();
 
-        TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
-        LocalSteps steps = new LocalSteps(config, state, 20);
-        int[] order = Shuffle.permutation(training.size(), config.seed, 0);
+        TrainingState state = TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT));
+        LocalSteps steps = new LocalSteps(config, train, state, 20);
+        int[] order = Shuffle.permutation(training.size(), train.seed, 0);
         double decay = Math.exp(-5 * 64 / (0.5 * 20 * 64));
         org.nd4j.linalg.api.ndarray.INDArray expected = null;
         for (int step = 0; step < 20; step++) {
@@ -141,11 +147,12 @@ class LocalTrainerTest {
         ModelConfig config = small();
         LabelledWindows training = corpus.get(Split.TRAIN);
         int[] order = Shuffle.permutation(training.size(), 1, 0);
-        TrainingState recycled = TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT));
-        LocalSteps steps = new LocalSteps(config, recycled, 100);
+        TrainConfig train = training();
+        TrainingState recycled = TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT));
+        LocalSteps steps = new LocalSteps(config, train, recycled, 100);
         for (int i = 0; i < 5; i++) {
             TrainingState fresh = recycled.copy();
-            new LocalSteps(config, fresh, 100).step(training, order, i * 32, (i + 1) * 32);
+            new LocalSteps(config, train, fresh, 100).step(training, order, i * 32, (i + 1) * 32);
             steps.step(training, order, i * 32, (i + 1) * 32);
             assertArrayEquals(fresh.parameters.toFloatVector(), recycled.parameters.toFloatVector(), 0f, "step " + i);
         }

@@ -3,6 +3,7 @@ package org.langid.model.train;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.langid.model.TestConfigs;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
@@ -27,11 +28,12 @@ class NgramGradientTest {
     void theNgramTablesGradientMatchesFiniteDifferencesWithDropout(int ngramDim, double ngramDropout) {
         ModelConfig config = TinyNgramModel.config(7);   // few buckets: n-grams collide, so a row gathers several positions' gradients
         config.ngramDim = ngramDim;
-        config.ngramDropout = ngramDropout;
-        config.dropout = 0.25;            // masks are drawn from (seed, step), the same in every evaluation below
+        TrainConfig train = TestConfigs.training();
+        train.ngramDropout = ngramDropout;
+        train.dropout = 0.25;             // masks are drawn from (seed, step), the same in every evaluation below
         ParameterLayout layout = ParameterLayout.of(config);
         TrainingState state = TrainingState.start(TinyNgramModel.parameters(config));
-        LocalSteps steps = new LocalSteps(config, state, 10);
+        LocalSteps steps = new LocalSteps(config, train, state, 10);
         // The second row is padded: n-grams holding PAD select nothing and get no gradient.
         INDArray windows = Nd4j.createFromArray(TinyNgramModel.WINDOWS);
         INDArray labels = Nd4j.createFromArray(new int[] {1, 2});
@@ -71,8 +73,8 @@ class NgramGradientTest {
         assertEquals(0, state.step, "computing gradients is not a step");
         if (ngramDropout > 0) {
             // The dropped n-grams are missing from the step: without n-gram dropout the table's gradient differs.
-            config.ngramDropout = 0;
-            LocalSteps without = new LocalSteps(config, TrainingState.start(state.parameters.dup()), 10);
+            train.ngramDropout = 0;
+            LocalSteps without = new LocalSteps(config, train, TrainingState.start(state.parameters.dup()), 10);
             without.computeGradient(windows, labels);
             ParameterLayout.Param table = layout.params().stream().filter(p -> LanguageIdGraph.NGRAM_TABLE.equals(p.name())).findFirst().orElseThrow();
             double difference = 0;

@@ -26,7 +26,8 @@ class RewritePassesTest {
         // The defaults' graph (the release's shape), its n-gram table small: the table is an input of the step, not part of its graph.
         ModelConfig config = new ModelConfig();
         config.ngramBuckets = 4096;
-        LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(config.seed, DataType.FLOAT)), 10,
+        TrainConfig train = new TrainConfig();
+        LocalSteps steps = new LocalSteps(config, train, TrainingState.start(ParameterLayout.of(config).initialise(train.seed, DataType.FLOAT)), 10,
                 CaseAugmentation.NONE, StepOptions.replay(Rewrites.DEFAULT.withKernels(Rewrites.Kernels.EVERYWHERE)));
         Random random = new Random(3);
         int rows = 8;

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.langid.model.TestConfigs;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.trace.Call;
@@ -38,20 +39,27 @@ class StepReplayTest {
 
     private static ModelConfig config(String variant) {
         ModelConfig config = RecordedStep.twoLayerConfig();
-        config.optimizer.warmupSteps = 2;
         switch (variant) {
             case "ngrams, sgd table, dropout" -> {
                 config.ngramBuckets = 128;
                 config.ngramMaxOrder = 4;
                 config.ngramDim = 4;
-                config.optimizer.ngramUpdates = "sgd";
-                config.optimizer.ngramLearningRate = 5;
-                config.dropout = 0.1;
             }
             case "no ngrams" -> config.ngramBuckets = 0;
             default -> throw new IllegalArgumentException(variant);
         }
         return config;
+    }
+
+    private static TrainConfig training(String variant) {
+        TrainConfig train = TestConfigs.training();
+        train.optimizer.warmupSteps = 2;
+        if (variant.contains("sgd table")) {
+            train.optimizer.ngramUpdates = "sgd";
+            train.optimizer.ngramLearningRate = 5;
+            train.dropout = 0.1;
+        }
+        return train;
     }
 
     @ParameterizedTest
@@ -127,8 +135,9 @@ class StepReplayTest {
         INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
         TrainingState onState = TrainingState.start(initial.dup());
         TrainingState offState = TrainingState.start(initial.dup());
-        LocalSteps on = new LocalSteps(config, onState, 20, CaseAugmentation.NONE, StepOptions.replay(EVERYWHERE));
-        LocalSteps off = new LocalSteps(config, offState, 20, CaseAugmentation.NONE, StepOptions.replay(EVERYWHERE.without(pass)));
+        LocalSteps on = new LocalSteps(config, training(variant), onState, 20, CaseAugmentation.NONE, StepOptions.replay(EVERYWHERE));
+        LocalSteps off = new LocalSteps(config, training(variant), offState, 20, CaseAugmentation.NONE,
+                StepOptions.replay(EVERYWHERE.without(pass)));
         Random random = new Random(seed);
         for (int step = 0; step < 6; step++) {
             INDArray windows = windows(random, 5, config.window);
@@ -147,8 +156,8 @@ class StepReplayTest {
         INDArray initial = ParameterLayout.of(config).initialise(3, DataType.FLOAT);
         TrainingState replayedState = TrainingState.start(initial.dup());
         TrainingState sameDiffState = TrainingState.start(initial.dup());
-        LocalSteps replayed = new LocalSteps(config, replayedState, 20, CaseAugmentation.NONE, StepOptions.replay(rewrites));
-        LocalSteps sameDiff = new LocalSteps(config, sameDiffState, 20, CaseAugmentation.NONE, StepOptions.SAMEDIFF);
+        LocalSteps replayed = new LocalSteps(config, training(variant), replayedState, 20, CaseAugmentation.NONE, StepOptions.replay(rewrites));
+        LocalSteps sameDiff = new LocalSteps(config, training(variant), sameDiffState, 20, CaseAugmentation.NONE, StepOptions.SAMEDIFF);
         Random random = new Random(7);
         int[] batchSizes = {5, 5, 5, 5, 3, 3, 3, 5, 5, 3, 5};
         for (int step = 0; step < batchSizes.length; step++) {
@@ -217,7 +226,7 @@ class StepReplayTest {
     @ValueSource(strings = {"no ngrams"})
     void aListenerSeesEveryStepAgain(String variant) {
         ModelConfig config = config(variant);
-        LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
+        LocalSteps steps = new LocalSteps(config, training(variant), TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
         Random random = new Random(7);
         for (int step = 0; step < 4; step++) {
             steps.step(windows(random, 4, config.window), labels(random, 4, config.classes()));

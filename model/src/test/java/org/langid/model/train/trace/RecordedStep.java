@@ -34,7 +34,7 @@ public final class RecordedStep {
     /** The native calls of one SameDiff step of {@link #twoLayerConfig()}, as recorded. */
     public static List<Call> twoLayers() {
         ModelConfig config = twoLayerConfig();
-        LocalSteps steps = new LocalSteps(config, TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
+        LocalSteps steps = new LocalSteps(config, TestConfigs.training(), TrainingState.start(ParameterLayout.of(config).initialise(3, DataType.FLOAT)), 20);
         StepRecorder recorder = new StepRecorder();
         steps.addListener(recorder);
         steps.step(Nd4j.createFromArray(new int[][] {{1, 2, 3, 4, 5, 6}, {7, 8, 9, 10, 11, 12}, {3, 3, 3, 68, 68, 68}}),
