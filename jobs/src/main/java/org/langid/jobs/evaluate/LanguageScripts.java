@@ -105,11 +105,14 @@ public final class LanguageScripts {
         return out;
     }
 
-    /** The distinct scripts, in the order their first language comes. */
+    /**
+     * The distinct scripts, in the order their first language comes; not UNKNOWN, the "script" of a
+     * label with no letters in the data (a model's und class, a language with no items).
+     */
     public List<UnicodeScript> distinct() {
         List<UnicodeScript> out = new ArrayList<>();
         for (UnicodeScript script : scripts()) {
-            if (!out.contains(script)) {
+            if (script != UnicodeScript.UNKNOWN && !out.contains(script)) {
                 out.add(script);
             }
         }
