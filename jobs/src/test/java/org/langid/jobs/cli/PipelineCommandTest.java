@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.langid.model.train.TrainConfig;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 /** The train stage's line of {@code langid pipeline}, which tells a user how the model is distilled. */
 class PipelineCommandTest {

@@ -31,7 +31,7 @@ import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.serving.QuickPredict;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 /**
  * {@code ./langid predict} runs serving/'s {@link QuickPredict} first and the full command line

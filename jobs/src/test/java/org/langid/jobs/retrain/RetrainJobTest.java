@@ -25,7 +25,7 @@ import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.schema.JsonSchemas;
 import org.langid.model.train.TrainConfig;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 /** Snapshots arriving one after another, a no-op re-run, a worse candidate kept out, and the lock. */
 class RetrainJobTest {

@@ -35,7 +35,7 @@ import org.langid.serving.TextDetector;
 import org.langid.serving.http.DetectionServer;
 import org.langid.model.predict.LanguageDetector;
 import org.nd4j.linalg.api.buffer.DataType;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 class DetectionServerTest {
 

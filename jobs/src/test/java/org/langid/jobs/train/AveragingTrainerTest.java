@@ -11,7 +11,7 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.langid.jobs.SparkTestSession;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.graph.ParameterLayout;
 import org.langid.model.train.LabelledWindows;

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 import org.langid.model.config.ConfigTree;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;

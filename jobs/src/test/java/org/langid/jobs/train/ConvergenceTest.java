@@ -18,7 +18,7 @@ import org.langid.jobs.prepare.PrepareJob;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.LocalTrainer;
 import org.langid.model.train.TrainConfig;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 /**
  * Training learns, and parameter averaging does not cost accuracy: 1 worker (the local trainer,

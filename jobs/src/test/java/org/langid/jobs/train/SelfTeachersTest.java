@@ -13,7 +13,7 @@ import org.langid.jobs.SparkTestSession;
 import org.langid.model.config.ConfigException;
 import org.langid.model.graph.ModelConfig;
 import org.langid.model.train.TrainConfig;
-import org.langid.jobs.TestConfigs;
+import org.langid.model.TestConfigs;
 
 /** What the student is told about its teachers (the self-teachers' training: LangidCommandTest). */
 class SelfTeachersTest {
