@@ -328,6 +328,16 @@ class DeployFilesTest {
         }
 
         String job = relative(JOB_DOCKERFILE);
+        // The job image builds the whole reactor: every module's sources must be in its build stage.
+        java.util.regex.Matcher modules = java.util.regex.Pattern.compile("<module>([^<]+)</module>")
+                .matcher(Files.readString(REPO.resolve("pom.xml")));
+        List<String> copiedSources = instructions(JOB_DOCKERFILE).stream().filter(i -> i[0].equals("COPY"))
+                .map(i -> i[1].split("\\s+")[0]).toList();
+        while (modules.find()) {
+            if (!copiedSources.contains(modules.group(1))) {
+                problems.add(job + ": does not COPY the module " + modules.group(1) + " that pom.xml builds");
+            }
+        }
         String jobBase = finalBaseImage(instructions(JOB_DOCKERFILE));
         if (!jobBase.startsWith("apache/spark:3.5")) {
             problems.add(job + ": the image is not based on apache/spark:3.5.x but " + jobBase);
