@@ -45,7 +45,7 @@ public class PrepareConfig implements ValidatedConfig {
     public long alphabetMinCount = 10;
 
     /** The label of {@link #otherLanguages}' sentences (ISO 639-2 "undetermined"). */
-    public static final String OTHER_LANGUAGES = "und";
+    public static final String OTHER_LANGUAGES = org.langid.model.graph.ModelConfig.OTHER_LANGUAGES;
     public static final String SEED_ALPHABET = "seed";
     public static final String SCRIPTS_ALPHABET = "scripts";
 

@@ -46,7 +46,7 @@ public class ModelConfig implements ValidatedConfig, java.io.Serializable {
      * none of the others (prepare.other_languages' sentences): a detector answering it answers und.
      */
     public List<String> languages = new ArrayList<>(List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv"));
-    public static final String OTHER_LANGUAGES = "und";
+    public static final String OTHER_LANGUAGES = org.langid.serving.TextDetector.UNDETERMINED;   // the label the detector answers as und
     public String block = TRANSFORMER;
     public int dModel = 64;
     public int heads = 4;
