@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Detection, whole process and steady state: our model (./langid predict, ONNX Runtime by default)
-# against Lingua 1.2.2 (8 languages, high accuracy, one thread per core) and fastText 0.9.2
+# against Lingua 1.2.2 (restricted to the model's languages it knows, high accuracy, one thread per core) and fastText 0.9.2
 # (Debian's `fasttext`, trained here on the same prepared training windows), on the same test
 # windows of 16 characters, one per line. Side by side in one run; run it on an idle machine.
 #   bench/detect.sh [MODEL] [PREPARED]
@@ -72,9 +72,14 @@ lingua_cp="$(tr ':' '\n' < "$home/jobs/target/launcher-classpath.txt" | grep -E 
 javac -d "$work/lingua-classes" -cp "$lingua_cp" "$home/bench/detect/LinguaPredict.java"
 
 ours()     { "$home/langid" predict --model "$model" --input "$1"; }
-lingua()   { java -cp "$work/lingua-classes:$lingua_cp" LinguaPredict < "$1"; }
+# The model's languages (its manifest), for Lingua's restriction.
+model_languages="$(python3 -c 'import json, os, sys
+m = sys.argv[1]
+d = os.path.join(m, "versions", open(os.path.join(m, "current")).read().strip()) if os.path.isfile(os.path.join(m, "current")) else m
+print(" ".join(l for l in json.load(open(os.path.join(d, "manifest.json")))["languages"] if l != "und"))' "$model")"
+lingua()   { java -cp "$work/lingua-classes:$lingua_cp" LinguaPredict $model_languages < "$1"; }
 fasttext_() { join_spaces < "$1" | fasttext predict "$work/fasttext.bin" - | sed 's/^__label__//'; }
-export home model work lingua_cp
+export home model work lingua_cp model_languages
 export -f ours lingua fasttext_ join_spaces
 # Seconds a detector takes on a file, its stdout to $1; its peak resident memory (the largest
 # process of its pipeline, from GNU time) to $1.rss in kB, when /usr/bin/time is there.
