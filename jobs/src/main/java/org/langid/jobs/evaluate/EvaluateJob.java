@@ -48,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *       languages ({@code unknown_languages}) and counts all their items as errors; the model and
  *       it are also compared on the other languages' items alone, with a paired interval.</li>
  * </ul>
+ *
+ * <p>Restricted to a subset of the model's languages ({@link LanguageSubset}, {@code --languages}),
+ * only items of the subset are read and every candidate answers from it (report.json's
+ * {@code restricted_to}).
  */
 public final class EvaluateJob {
 
@@ -621,7 +625,7 @@ public final class EvaluateJob {
             }
         }
         if (!otherLanguages.isEmpty()) {
-            LOG.warn("{}: skipped sentences of languages the model does not predict: {}", path, otherLanguages);
+            LOG.warn("{}: skipped sentences of languages not evaluated: {}", path, otherLanguages);
         }
         if (empty > 0) {
             LOG.warn("{}: {} sentences have nothing to classify after normalisation; left out", path, empty);

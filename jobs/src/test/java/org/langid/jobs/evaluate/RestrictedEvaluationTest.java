@@ -9,12 +9,10 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.langid.jobs.LangidRuns;
 import org.langid.jobs.SparkTestSession;
 import org.langid.jobs.cli.LangidCommand;
-import org.langid.jobs.prepare.PrepareConfig;
-import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.train.WindowsReader;
 import org.langid.model.predict.LanguageDetector;
 import org.langid.model.schema.JsonSchemas;
@@ -39,8 +35,6 @@ import org.langid.text.Alphabet;
 class RestrictedEvaluationTest {
 
     private static final Path RELEASE = Path.of("..", "models");
-    private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final int SENTENCES_PER_LANGUAGE = 150;
     /** In the model's order; asked for in another. */
     private static final List<String> SUBSET = List.of("en", "fr", "pt");
     private static final List<String> LEVELS = List.of("windows", "sentences", "word_pairs", "single_words");
@@ -53,29 +47,23 @@ class RestrictedEvaluationTest {
     private static JsonNode report;
     private static String printed;
     private static String html;
+    private static LanguageDetector detector;
 
     @BeforeAll
     static void evaluateRestrictedToThreeLanguages() throws IOException {
         FastTextCandidate.locate(null).orElseThrow(() -> new AssertionError(
                 "fastText is not installed: run bench/fasttext-install.sh (apt-get install fasttext), as .ci/run does"));
-        Path corpus = Files.createDirectories(shared.resolve("corpus"));
-        try (Stream<Path> files = Files.list(SAMPLE)) {
-            for (Path file : files.toList()) {
-                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-                Files.write(corpus.resolve(file.getFileName()), lines.subList(0, SENTENCES_PER_LANGUAGE), StandardCharsets.UTF_8);
-            }
-        }
-        prepared = shared.resolve("prepared").toString();
-        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(corpus.toString()), prepared, false);
+        prepared = SmallPrepare.get();
         Path output = shared.resolve("report");
         List<String> args = new ArrayList<>(List.of("evaluate", "--master", "local[2]", "--model", RELEASE.toString(), "-i", prepared,
-                "--languages", "pt,en,fr", "--peer", "lingua,fasttext", "--fasttext-cache", shared.resolve("cache").toString(),
+                "--languages", "pt,en,fr", "--peer", "lingua,fasttext", "--fasttext-cache", SmallPrepare.fastTextCache().toString(),
                 "--threads", "2", "-o", output.toString()));
         FASTTEXT_CHANGES.forEach(change -> args.addAll(List.of("--fasttext-set", change)));
         printed = LangidRuns.output(args.toArray(String[]::new));
         report = JSON.readTree(output.resolve("report.json").toFile());
         html = Files.readString(output.resolve("report.html"));
         System.out.println(printed);
+        detector = LanguageDetector.load(RELEASE.toString(), new Configuration(), LanguageDetector.Options.defaults());
     }
 
     @Test
@@ -133,7 +121,6 @@ class RestrictedEvaluationTest {
      */
     @Test
     void theModelAnswersThroughItsRestrictedDetector() {
-        LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), new Configuration(), LanguageDetector.Options.defaults());
         EvaluateJob.TextLevel words = singleWords();
         List<Detection> unrestricted = detector.detectAll(words.texts());
         List<Detection> restricted = detector.restrictedTo(SUBSET).detectAll(words.texts());
@@ -154,10 +141,9 @@ class RestrictedEvaluationTest {
     /** fastText's answers are the best of the subset's labels, by every label's probability; unrestricted it answers others. */
     @Test
     void fastTextAnswersTheBestOfTheSubsetsLabels() {
-        LanguageDetector detector = LanguageDetector.load(RELEASE.toString(), new Configuration(), LanguageDetector.Options.defaults());
         var training = WindowsReader.read(SparkTestSession.get(), prepared, "train", detector.languages(), 16, Alphabet.SEED);
         FastTextCandidate fastText = FastTextCandidate.train(FastTextCandidate.locate(null).orElseThrow(),
-                FastTextSettings.TUNED.with(FASTTEXT_CHANGES), training, Alphabet.SEED, "train", "unknown", shared.resolve("cache"), 2);
+                FastTextSettings.TUNED.with(FASTTEXT_CHANGES), training, Alphabet.SEED, "train", "unknown", SmallPrepare.fastTextCache(), 2);
         assertTrue(fastText.training().path("cached").asBoolean(), "the model the evaluation trained");
         EvaluateJob.TextLevel words = singleWords();
         int[] all = fastText.predictTexts(words.texts(), Alphabet.SEED).predicted();              // the model's 8 languages
