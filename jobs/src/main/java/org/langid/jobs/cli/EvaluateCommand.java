@@ -11,8 +11,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.langid.jobs.evaluate.Candidate;
 import org.langid.jobs.evaluate.EvaluateJob;
+import org.langid.jobs.evaluate.FastTextCandidate;
 import org.langid.jobs.evaluate.FastTextPeers;
 import org.langid.jobs.evaluate.FastTextSettings;
+import org.langid.jobs.evaluate.LanguageSubset;
 import org.langid.jobs.evaluate.LinguaCandidate;
 import org.langid.jobs.evaluate.ModelCandidate;
 import org.langid.model.predict.LanguageDetector;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Option;
         description = "Score a model on held-out data: accuracy, per-language precision/recall/F1 and confusion matrices, for "
                 + "single windows (as prepare cut them), whole sentences, and word pairs and single words cut from those sentences "
                 + "(lower case, no punctuation or digits), with the calibration error of each detector that gives a probability; "
-                + "with --peer the same for Lingua 1.2.2 and for fastText (trained on the same prepared training windows) side by side. "
+                + "with --peer the same for Lingua 1.2.2 and for fastText (trained on the same prepared training windows) side by side; "
+                + "with --languages all of them restricted to a subset of the model's languages, as a deployment that expects only those. "
                 + "Writes report.json (data-schemas/evaluation-report.schema.json) and report.html.")
 public final class EvaluateCommand implements Callable<Integer> {
 
@@ -51,8 +54,15 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, required = true, paramLabel = "DIR", description = "Where to write report.json and report.html.")
     String output;
 
-    @Option(names = "--lingua", description = "Also score Lingua 1.2.2 (restricted to the model's languages, high accuracy) on the same data; "
-            + "the same as --peer lingua.")
+    @Option(names = "--languages", split = ",", paramLabel = "LANG",
+            description = "Evaluate a deployment restricted to these of the model's languages (at least two, e.g. en,de,fr), as predict, "
+                    + "serve and score --languages run it: only items of these languages are scored, and every detector answers from "
+                    + "them alone (the model and fastText with their probabilities renormalised over them; a model's und class stays "
+                    + "in, as in predict). Default: all of the model's languages.")
+    List<String> languages;
+
+    @Option(names = "--lingua", description = "Also score Lingua 1.2.2 (restricted to the model's languages, or --languages, high accuracy) "
+            + "on the same data; the same as --peer lingua.")
     boolean lingua;
 
     @Option(names = "--peer", split = ",", paramLabel = "NAME",
@@ -141,16 +151,20 @@ public final class EvaluateCommand implements Callable<Integer> {
         }
         int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
         LanguageDetector detector = detectorOptions.load(new Configuration(), n);
+        LanguageSubset subset = languages == null ? LanguageSubset.all(detector.languages()) : LanguageSubset.of(detector.languages(), languages);
         List<Candidate> candidates = new ArrayList<>();
-        candidates.add(new ModelCandidate(detector, n));
+        candidates.add(new ModelCandidate(detector, subset, n));
         if (peerNames.contains(LINGUA)) {
-            candidates.add(new LinguaCandidate(detector.languages(), n));
+            candidates.add(new LinguaCandidate(subset, n));
         }
         List<EvaluateJob.Unavailable> unavailable = new ArrayList<>();
         SparkSession spark = sparkOptions.start("langid evaluate");
         try {
-            candidates.addAll(FastTextPeers.train(spark, detector, fastTexts, fastTextTraining, fastTextBinary, fastTextCache, n, unavailable));
-            var report = EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates, unavailable);
+            for (FastTextCandidate fastText : FastTextPeers.train(spark, detector, fastTexts, fastTextTraining, fastTextBinary, fastTextCache, n,
+                    unavailable)) {
+                candidates.add(subset.restricted() ? fastText.restrictedTo(subset) : fastText);
+            }
+            var report = EvaluateJob.run(spark, detector, detectorOptions.artefactLocation, data, candidates, unavailable, subset);
             EvaluateJob.write(report, output, spark.sparkContext().hadoopConfiguration());
             EvaluateJob.printSummary(report, System.out);
             System.out.println("report: " + output + "/report.html (and report.json)");

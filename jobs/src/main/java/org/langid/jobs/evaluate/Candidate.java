@@ -5,7 +5,8 @@ import java.util.List;
 import org.langid.text.Alphabet;
 
 /**
- * A language detector under evaluation. Predictions are indices into the model's languages;
+ * A language detector under evaluation. Predictions are indices into the languages evaluated
+ * (the model's, or the subset of {@code evaluate --languages}: {@link LanguageSubset#languages()});
  * the index {@code languages.size()} means the detector declined ({@value ConfusionScores#DECLINED}).
  */
 public interface Candidate {
@@ -40,7 +41,7 @@ public interface Candidate {
     }
 
     /**
-     * The model's languages this detector does not know and so never answers: their items count
+     * The languages evaluated this detector does not know and so never answers: their items count
      * as its errors, and the report also compares it over the languages it knows.
      */
     default List<String> unknownLanguages() {

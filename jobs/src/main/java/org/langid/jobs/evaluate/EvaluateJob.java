@@ -48,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *       languages ({@code unknown_languages}) and counts all their items as errors; the model and
  *       it are also compared on the other languages' items alone, with a paired interval.</li>
  * </ul>
+ *
+ * <p>Restricted to a subset of the model's languages ({@link LanguageSubset}, {@code --languages}),
+ * only items of the subset are read and every candidate answers from it (report.json's
+ * {@code restricted_to}).
  */
 public final class EvaluateJob {
 
@@ -108,7 +112,19 @@ public final class EvaluateJob {
     /** As above; the report also names the peers that were asked for but could not run. */
     public static ObjectNode run(SparkSession spark, LanguageDetector detector, String modelLocation, Data data,
                                  List<Candidate> candidates, List<Unavailable> unavailable) {
-        List<String> languages = detector.languages();
+        return run(spark, detector, modelLocation, data, candidates, unavailable, LanguageSubset.all(detector.languages()));
+    }
+
+    /**
+     * As above, on the items of {@code subset}'s languages only (the others are left out), by
+     * candidates built to answer from it (report.json's {@code restricted_to}).
+     */
+    public static ObjectNode run(SparkSession spark, LanguageDetector detector, String modelLocation, Data data,
+                                 List<Candidate> candidates, List<Unavailable> unavailable, LanguageSubset subset) {
+        if (!subset.model().equals(detector.languages())) {
+            throw new IllegalArgumentException("the subset is of another model's languages: " + subset.model());
+        }
+        List<String> languages = subset.languages();
         int window = detector.manifest().window();
         Alphabet alphabet = detector.manifest().alphabet();
         // Sentence ids only when there is a peer to compare with: a sentence's windows overlap, so
@@ -149,6 +165,12 @@ public final class EvaluateJob {
             textLevels.addAll(shortLevels(sentences, alphabet, data.maxShort(), dataNode.putObject("short_items")));
         }
         languages.forEach(report.putArray("languages")::add);
+        if (subset.restricted()) {
+            ObjectNode restricted = report.putObject("restricted_to");
+            languages.forEach(restricted.putArray("languages")::add);
+            subset.answeringLanguages().forEach(restricted.putArray("answering")::add);
+            restricted.put("model_languages", subset.model().size());
+        }
         LanguageScripts scripts = new LanguageScripts(languages);
         if (sentences != null) {
             for (int i = 0; i < sentences.texts().size(); i++) {
@@ -387,6 +409,10 @@ public final class EvaluateJob {
     public static void printSummary(JsonNode report, PrintStream out) {
         List<String> languages = new ArrayList<>();
         report.get("languages").forEach(l -> languages.add(l.asText()));
+        String restriction = restrictionText(report);
+        if (restriction != null) {
+            out.println(restriction);
+        }
         int labels = 12;   // "single words"
         for (String language : languages) {
             labels = Math.max(labels, language.length());
@@ -485,6 +511,29 @@ public final class EvaluateJob {
                 out.println("not evaluated: " + peer.get("name").asText() + " (" + peer.get("reason").asText() + ")"));
     }
 
+    /**
+     * "restricted to en, de (2 of the model's 82 languages): ..." for a report of a restricted
+     * evaluation (report.json's {@code restricted_to}); null for one of all the model's languages.
+     */
+    public static String restrictionText(JsonNode report) {
+        JsonNode restricted = report.path("restricted_to");
+        if (!restricted.isObject()) {
+            return null;
+        }
+        List<String> languages = new ArrayList<>();
+        restricted.path("languages").forEach(l -> languages.add(l.asText()));
+        List<String> extra = new ArrayList<>();
+        restricted.path("answering").forEach(l -> {
+            if (!languages.contains(l.asText())) {
+                extra.add(l.asText());
+            }
+        });
+        return String.format(Locale.ROOT, "restricted to %s (%d of the model's %d languages): items of other languages left out, "
+                        + "every detector answers from these%s", String.join(", ", languages), languages.size(),
+                restricted.path("model_languages").asInt(),
+                extra.isEmpty() ? "" : " (the model and fastText also from the model's " + String.join(", ", extra) + " class, a wrong answer here)");
+    }
+
     private static String leadText(JsonNode lead, String level) {
         // A window's cluster is its sentence; every other item is a cluster of its own.
         return String.format(Locale.ROOT, "%+.2f points (95%% interval %+.2f to %+.2f over %d %s)",
@@ -576,7 +625,7 @@ public final class EvaluateJob {
             }
         }
         if (!otherLanguages.isEmpty()) {
-            LOG.warn("{}: skipped sentences of languages the model does not predict: {}", path, otherLanguages);
+            LOG.warn("{}: skipped sentences of languages not evaluated: {}", path, otherLanguages);
         }
         if (empty > 0) {
             LOG.warn("{}: {} sentences have nothing to classify after normalisation; left out", path, empty);

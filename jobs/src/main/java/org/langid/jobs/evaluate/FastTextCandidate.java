@@ -63,10 +63,18 @@ public final class FastTextCandidate implements Candidate {
     private final Path model;
     private final FastTextSettings settings;
     private final ObjectNode training;
-    private final Map<String, Integer> indexOf = new HashMap<>();
+    private final Map<String, Integer> indexOf = new HashMap<>();   // label -> the model's class
     private final int threads;
+    private final LanguageSubset subset;
+    private final boolean[] answering;   // over the model's classes
+    private final int[] indexOfClass;     // the model's class -> index in the subset's languages (or declined)
 
     private FastTextCandidate(Path binary, Path model, FastTextSettings settings, ObjectNode training, List<String> languages, int threads) {
+        this(binary, model, settings, training, languages, threads, LanguageSubset.all(languages));
+    }
+
+    private FastTextCandidate(Path binary, Path model, FastTextSettings settings, ObjectNode training, List<String> languages, int threads,
+                              LanguageSubset subset) {
         this.binary = binary;
         this.model = model;
         this.settings = settings;
@@ -75,6 +83,22 @@ public final class FastTextCandidate implements Candidate {
             indexOf.put(LABEL_PREFIX + languages.get(i), i);
         }
         this.threads = threads;
+        this.subset = subset;
+        this.answering = subset.answering();
+        this.indexOfClass = subset.indexOfClass();
+    }
+
+    /**
+     * The same trained model answering from {@code subset} only (its classes and the model's und
+     * class): the most probable of those labels, its probability renormalised over them. Each
+     * text then takes every label's probability from fastText ({@code predict-prob} with k the
+     * number of labels) instead of the best one's.
+     */
+    public FastTextCandidate restrictedTo(LanguageSubset subset) {
+        if (!subset.model().equals(this.subset.model())) {
+            throw new IllegalArgumentException("fastText was trained on " + this.subset.model() + ", not " + subset.model());
+        }
+        return new FastTextCandidate(binary, model, settings, training, subset.model(), threads, subset);
     }
 
     /**
@@ -224,12 +248,14 @@ public final class FastTextCandidate implements Candidate {
     @Override
     public String description() {
         return "fastText 0.9.2 (Debian), supervised " + settings.describe() + ", trained on the same "
-                + training.path("count").asLong() + " prepared training windows; capitals as written";
+                + training.path("count").asLong() + " prepared training windows; capitals as written"
+                + (subset.restricted() ? "; answers " + subset.describe() + ", probabilities renormalised over them" : "");
     }
 
+    /** Every line gets at least the end-of-line token, so fastText always answers; restricted, its und class may be outside the subset. */
     @Override
     public boolean mayDecline() {
-        return false;   // every line gets at least the end-of-line token, so fastText always answers
+        return subset.answersUndOutside();
     }
 
     @Override
@@ -298,7 +324,10 @@ public final class FastTextCandidate implements Candidate {
         }
     }
 
-    /** {@code fasttext predict-prob}: each line's best label and its probability. */
+    /**
+     * {@code fasttext predict-prob}: each line's best label and its probability; restricted, every
+     * label's, and the best of the subset's with its probability over theirs.
+     */
     private void predictChunk(IntFunction<String> text, int from, int to, int[] predicted, double[] probability) {
         Path work = null;
         try {
@@ -311,19 +340,38 @@ public final class FastTextCandidate implements Candidate {
                 }
             }
             Path output = work.resolve("predicted.txt");
-            run(List.of(binary.toString(), "predict-prob", model.toString(), input.toString(), "1"), output, work.resolve("stderr.txt"),
-                    "prediction");
+            int k = subset.restricted() ? indexOf.size() : 1;
+            run(List.of(binary.toString(), "predict-prob", model.toString(), input.toString(), Integer.toString(k)), output,
+                    work.resolve("stderr.txt"), "prediction");
             int i = from;
             try (Stream<String> lines = Files.lines(output, StandardCharsets.UTF_8)) {
                 for (String line : (Iterable<String>) lines::iterator) {
                     String[] parts = line.trim().split(" ");
-                    Integer label = parts.length == 2 ? indexOf.get(parts[0]) : null;
-                    if (i >= to || label == null) {
-                        throw new IllegalStateException("fastText predicted \"" + line + "\" for line " + (i - from + 1)
-                                + "; expected one of " + indexOf.keySet() + " and a probability");
+                    if (i >= to || parts.length % 2 != 0 || !subset.restricted() && parts.length != 2) {
+                        throw unexpected(line, i - from + 1);
                     }
-                    predicted[i] = label;
-                    probability[i++] = Double.parseDouble(parts[1]);
+                    int best = -1;
+                    double bestProbability = 0;
+                    double sum = 0;
+                    for (int p = 0; p < parts.length; p += 2) {
+                        Integer label = indexOf.get(parts[p]);
+                        if (label == null) {
+                            throw unexpected(line, i - from + 1);
+                        }
+                        if (answering[label]) {
+                            double value = Double.parseDouble(parts[p + 1]);
+                            sum += value;
+                            if (best < 0 || value > bestProbability) {
+                                best = label;
+                                bestProbability = value;
+                            }
+                        }
+                    }
+                    if (best < 0) {
+                        throw unexpected(line, i - from + 1);
+                    }
+                    predicted[i] = indexOfClass[best];
+                    probability[i++] = !subset.restricted() ? bestProbability : sum > 0 ? bestProbability / sum : 0;
                 }
             }
             if (i != to) {
@@ -336,6 +384,11 @@ public final class FastTextCandidate implements Candidate {
                 deleteRecursively(work);
             }
         }
+    }
+
+    private IllegalStateException unexpected(String line, int number) {
+        return new IllegalStateException("fastText predicted \"" + line + "\" for line " + number + "; expected "
+                + (subset.restricted() ? "" : "one of ") + indexOf.keySet() + ", each label with a probability");
     }
 
     /** Runs a fastText command, its output to files; a failure says which step failed and fastText's last words. */

@@ -23,9 +23,9 @@ public final class FastTextPeers {
      * @param binary the fasttext binary given by the user, or null for the one on the PATH
      * @param cache where trained models are kept; null for {@link FastTextCandidate#defaultCache()}
      */
-    public static List<Candidate> train(SparkSession spark, LanguageDetector detector, List<FastTextSettings> settings, String prepared,
+    public static List<FastTextCandidate> train(SparkSession spark, LanguageDetector detector, List<FastTextSettings> settings, String prepared,
                                         String binary, Path cache, int threads, List<EvaluateJob.Unavailable> unavailable) {
-        List<Candidate> candidates = new ArrayList<>();
+        List<FastTextCandidate> candidates = new ArrayList<>();
         if (settings.isEmpty()) {
             return candidates;
         }

@@ -27,9 +27,24 @@ public final class LinguaCandidate implements Candidate {
     private final int declined;
     private final int threads;
     private final List<String> unknown = new ArrayList<>();
+    private final String scope;
 
     /** @throws IllegalArgumentException when Lingua knows fewer than two of {@code languages}: it has nothing to choose between */
     public LinguaCandidate(List<String> languages, int threads) {
+        this(languages, threads, "the model's languages");
+    }
+
+    /**
+     * Restricted to those of the languages evaluated ({@link LanguageSubset#languages()}) it knows.
+     *
+     * @throws IllegalArgumentException when Lingua knows fewer than two of them
+     */
+    public LinguaCandidate(LanguageSubset subset, int threads) {
+        this(subset.languages(), threads, subset.restricted() ? "the languages evaluated" : "the model's languages");
+    }
+
+    private LinguaCandidate(List<String> languages, int threads, String scope) {
+        this.scope = scope;
         List<IsoCode639_1> codes = new ArrayList<>();
         for (int i = 0; i < languages.size(); i++) {
             IsoCode639_1 code = isoCode(languages.get(i));
@@ -41,7 +56,7 @@ public final class LinguaCandidate implements Candidate {
             }
         }
         if (codes.size() < 2) {
-            throw new IllegalArgumentException("Lingua 1.2.2 knows " + codes.size() + " of the model's languages ("
+            throw new IllegalArgumentException("Lingua 1.2.2 knows " + codes.size() + " of " + scope + " ("
                     + String.join(", ", languages) + "); it needs two to choose between");
         }
         this.lingua = LanguageDetectorBuilder.fromIsoCodes639_1(codes.toArray(IsoCode639_1[]::new)).withPreloadedLanguageModels().build();
@@ -71,7 +86,7 @@ public final class LinguaCandidate implements Candidate {
 
     @Override
     public String description() {
-        return "Lingua 1.2.2, high-accuracy mode, restricted to the model's languages"
+        return "Lingua 1.2.2, high-accuracy mode, restricted to " + scope
                 + (unknown.isEmpty() ? "" : " it knows (not " + String.join(", ", unknown) + ")") + ", on the same normalised text";
     }
 

@@ -115,6 +115,7 @@ public final class EvaluationHtml {
                 .append("</code>, split <strong>").append(escape(text(data.path("split")))).append("</strong></dd>\n")
                 .append("<dt>Languages</dt><dd>").append(escape(String.join(", ", codes)))
                 .append(" (").append(codes.size()).append(")</dd>\n")
+                .append(restriction(report))
                 .append("<dt>Created</dt><dd>").append(escape(text(report.path("created")))).append("</dd>\n");
         JsonNode cut = data.path("short_items");
         if (cut.isObject()) {
@@ -126,6 +127,13 @@ public final class EvaluationHtml {
                     .append(cut.path("unspaced_piece_letters").path(1).asInt()).append(" letters</dd>\n");
         }
         html.append("</dl>\n</header>\n");
+    }
+
+    /** A restricted evaluation (report.json's {@code restricted_to}) says so in the header; "" otherwise. */
+    private static String restriction(JsonNode report) {
+        String text = org.langid.jobs.evaluate.EvaluateJob.restrictionText(report);
+        return text == null ? "" : "<dt>Restricted</dt><dd class=\"restricted\">" + escape(text.substring(0, 1).toUpperCase(java.util.Locale.ROOT)
+                + text.substring(1)) + "</dd>\n";
     }
 
     private static void summary(StringBuilder html, JsonNode detectors) {

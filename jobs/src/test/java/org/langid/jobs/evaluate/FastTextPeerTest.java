@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.langid.jobs.SparkTestSession;
 import org.langid.jobs.LangidRuns;
 import org.langid.jobs.cli.LangidCommand;
-import org.langid.jobs.prepare.PrepareConfig;
-import org.langid.jobs.prepare.PrepareJob;
 import org.langid.jobs.train.WindowsReader;
 import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.predict.LanguageDetector;
@@ -37,34 +34,22 @@ import org.langid.text.Alphabet;
 
 /**
  * fastText as a peer of {@code langid evaluate}: trained with the real {@code fasttext} binary on
- * a small prepare output (the first 150 sample sentences of each language), on exactly the
+ * a small prepare output (the first 150 sample sentences of each language, {@link SmallPrepare}), on exactly the
  * windows prepare cut, scored beside the released model; and, without the binary, the evaluation
  * says so and goes on. CI installs fastText first (.ci/run runs bench/fasttext-install.sh).
  */
 class FastTextPeerTest {
 
     private static final Path RELEASE = Path.of("..", "models");
-    private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
-    private static final int SENTENCES_PER_LANGUAGE = 150;
     /** Small and quick (a few seconds), still far above chance (1 in 8). */
     private static final FastTextSettings SMALL = FastTextSettings.parse("fasttext", "-minn 1 -maxn 4 -wordNgrams 2 -dim 16 -epoch 5 -lr 0.5");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path shared;
     private static String prepared;
 
     @BeforeAll
-    static void prepareASmallCorpus() throws IOException {
-        Path corpus = Files.createDirectories(shared.resolve("corpus"));
-        try (Stream<Path> files = Files.list(SAMPLE)) {
-            for (Path file : files.toList()) {
-                List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-                Files.write(corpus.resolve(file.getFileName()), lines.subList(0, SENTENCES_PER_LANGUAGE), StandardCharsets.UTF_8);
-            }
-        }
-        prepared = shared.resolve("prepared").toString();
-        new PrepareJob(SparkTestSession.get(), new PrepareConfig()).run(List.of(corpus.toString()), prepared, false);
+    static void prepareASmallCorpus() {
+        prepared = SmallPrepare.get();
     }
 
     private static Path fastText() {
@@ -143,7 +128,7 @@ class FastTextPeerTest {
         fastText();
         Path output = temp.resolve("report");
         String printed = evaluate(0, "--peer", "fasttext", "--fasttext-set", "dim=16", "--fasttext-set", "epoch=3", "--fasttext-set", "text=joined",
-                "--fasttext-cache", temp.resolve("cache").toString(), "-o", output.toString());
+                "--fasttext-cache", SmallPrepare.fastTextCache().toString(), "-o", output.toString());
         JsonNode report = JSON.readTree(output.resolve("report.json").toFile());
         assertEquals(List.of("langid", "fasttext"), names(report));
         JsonNode trained = report.at("/detectors/1/trained");
