@@ -21,14 +21,14 @@ public final class ProfileOptions {
 
     /** The profile used when none is named: conf/local.yaml of the installation. */
     static final String DEFAULT_PROFILE = "conf/local.yaml";
-    /** The pipeline's: local.yaml with what pays on a corpus as small as the committed sample. */
+    /** The pipeline's: many.yaml's model, sized for the committed sample. */
     static final String PIPELINE_PROFILE = "conf/pipeline.yaml";
     /** Bases within bases: more than this is a mistake, most likely a loop. */
     private static final int MAX_BASES = 8;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
             description = "Configuration profile (YAML; local path or Hadoop URI). Default: conf/local.yaml of the installation "
-                    + "(for pipeline: conf/pipeline.yaml, local.yaml with a wider model and one teacher).")
+                    + "(for pipeline: conf/pipeline.yaml, many.yaml's model sized for the committed sample).")
     String config;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE",

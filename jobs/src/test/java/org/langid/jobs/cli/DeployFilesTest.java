@@ -409,9 +409,11 @@ class DeployFilesTest {
         assertEquals(0, pipeline.exitCode(), pipeline.err());
         // YARN puts --files in the driver's working directory, so the base resolves there by its name.
         List<String> shipped = List.of(pipeline.valueOf("--files").split(","));
-        assertEquals(2, shipped.size(), shipped.toString());
+        // pipeline.yaml is written on many.yaml, which is written on local.yaml: each base is shipped
+        assertEquals(3, shipped.size(), shipped.toString());
         assertTrue(Files.isSameFile(CONF.resolve("pipeline.yaml"), Path.of(shipped.get(0))), shipped.toString());
-        assertTrue(Files.isSameFile(CONF.resolve("local.yaml"), Path.of(shipped.get(1))), shipped.toString());
+        assertTrue(Files.isSameFile(CONF.resolve("many.yaml"), Path.of(shipped.get(1))), shipped.toString());
+        assertTrue(Files.isSameFile(CONF.resolve("local.yaml"), Path.of(shipped.get(2))), shipped.toString());
         assertEquals(List.of("pipeline", "--config", "pipeline.yaml", "-i", "hdfs:///corpus"), pipeline.after(cpuJar.toString()));
     }
 

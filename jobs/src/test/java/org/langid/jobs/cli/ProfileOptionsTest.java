@@ -51,32 +51,34 @@ class ProfileOptionsTest {
         }
     }
 
-    /** What the README promises of ./langid pipeline's profile: local.yaml's, but for the model's width and its teacher. */
+    /**
+     * What the README promises of ./langid pipeline's profile: many.yaml's model (its languages, und class,
+     * alphabet and shape), trained on fewer windows a label; every other setting many.yaml's.
+     */
     @Test
-    void thePipelinesProfileIsTheLocalOneWithAWiderModelAndOneTeacher() {
-        ConfigTree local = ProfileOptions.read(CONF.resolve("local.yaml").toString(), HADOOP);
+    void thePipelinesProfileIsTheManyLanguageOneSizedForTheSample() {
+        ConfigTree many = ProfileOptions.read(CONF.resolve("many.yaml").toString(), HADOOP);
         ConfigTree pipeline = ProfileOptions.read(CONF.resolve("pipeline.yaml").toString(), HADOOP);
         ModelConfig model = pipeline.section("model", ModelConfig.class);
         TrainConfig train = pipeline.section("train", TrainConfig.class).validatedFor(model);
-        assertEquals(128, model.dModel);
-        assertEquals(256, model.ffn);
-        assertEquals(0.5, train.distillation.weight);
-        assertEquals(1, train.distillation.selfTeachers);
-        assertTrue(train.distillation.teachers.isEmpty(), "its teacher is trained by the pipeline itself");
-        assertEquals(64, train.selfTeacherModel(model).dModel, "a teacher of local.yaml's width");
-
-        ObjectNode expected = (ObjectNode) ConfigTree.toJson(local.section("model", ModelConfig.class));
-        ObjectNode actual = (ObjectNode) ConfigTree.toJson(model);
-        for (String changed : new String[] {"d_model", "ffn"}) {
-            expected.remove(changed);
-            actual.remove(changed);
-        }
-        assertEquals(expected, actual, "every other model setting is local.yaml's");
-        ObjectNode expectedTrain = (ObjectNode) ConfigTree.toJson(local.section("train", TrainConfig.class));
+        PrepareConfig prepare = pipeline.section("prepare", PrepareConfig.class);
+        assertEquals(ConfigTree.toJson(many.section("model", ModelConfig.class)), ConfigTree.toJson(model), "many.yaml's model");
+        assertEquals(83, model.languages.size(), "82 languages and und");
+        assertEquals("scripts", prepare.alphabet);
+        assertEquals(29, prepare.otherLanguages.size(), "the und class's languages");
+        PrepareConfig manyPrepare = many.section("prepare", PrepareConfig.class);
+        assertTrue(prepare.maxWindowsPerLanguage > 0 && prepare.maxWindowsPerLanguage < manyPrepare.maxWindowsPerLanguage,
+                "fewer windows a label than the full corpus's " + manyPrepare.maxWindowsPerLanguage);
+        ObjectNode expected = (ObjectNode) ConfigTree.toJson(manyPrepare);
+        ObjectNode actual = (ObjectNode) ConfigTree.toJson(prepare);
+        expected.remove("max_windows_per_language");
+        actual.remove("max_windows_per_language");
+        assertEquals(expected, actual, "every other prepare setting is many.yaml's");
+        ObjectNode expectedTrain = (ObjectNode) ConfigTree.toJson(many.section("train", TrainConfig.class));
         ObjectNode actualTrain = (ObjectNode) ConfigTree.toJson(train);
-        expectedTrain.remove("distillation");
-        actualTrain.remove("distillation");
-        assertEquals(expectedTrain, actualTrain, "every other train setting is local.yaml's");
-        assertEquals(ConfigTree.toJson(local.section("prepare", PrepareConfig.class)), ConfigTree.toJson(pipeline.section("prepare", PrepareConfig.class)));
+        expectedTrain.remove("epochs");
+        actualTrain.remove("epochs");
+        assertEquals(expectedTrain, actualTrain, "every other train setting is many.yaml's");
+        assertEquals(0.0, train.distillation.weight, "not distilled");
     }
 }
