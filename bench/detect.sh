@@ -4,7 +4,8 @@
 # (Debian's `fasttext`, trained here on the same prepared training windows), on the same test
 # windows of 16 characters, one per line. Side by side in one run; run it on an idle machine.
 #   bench/detect.sh [MODEL] [PREPARED]
-#   default: the released model (models/), the committed sample prepared into work/detect/prepared
+#   default: the released model (models/), the committed many-language sample prepared with conf/pipeline.yaml
+#   into work/detect/prepared
 #   WINDOWS=N: exactly N windows: the test split's, then the validation split's (the published
 #   figures were taken on 138,000; the sample's test split has 127,087). Default: the test split.
 # Our accuracy is also taken through the SameDiff graph (--engine samediff, the training truth),
@@ -34,7 +35,8 @@ if ! command -v fasttext > /dev/null; then
 fi
 if [ ! -d "$prepared/windows" ]; then
   echo "bench/detect.sh: preparing the committed sample into $prepared" >&2
-  "$home/langid" prepare -i "$home/data/sample/libreoffice" -o "$prepared" > "$work/prepare.log" 2>&1
+  "$home/langid" prepare -c "$home/conf/pipeline.yaml" -i "$home/data/sample/many/libreoffice" -i "$home/data/sample/many/firefox" \
+    -i "$home/data/sample/many/lo-ui" -o "$prepared" > "$work/prepare.log" 2>&1
 fi
 [ -s "$work/test.tsv" ] || "$home/langid" bench windows -i "$prepared" --split test -o "$work/test.tsv" > /dev/null 2>&1
 [ -s "$work/train.tsv" ] || "$home/langid" bench windows -i "$prepared" --split train -o "$work/train.tsv" > /dev/null 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The HTTP service under load on loopback: the serving module alone (what the serving image runs:
 # no Spark, no ND4J), 16 concurrent connections from wrk (Debian's), each request one real sentence
-# from the committed sample (test-split genres and UDHR) as {"text": ...} to POST /v1/detect.
+# from the committed samples (every language and genre in data/sample/) as {"text": ...} to POST /v1/detect.
 # 10 s of warm-up, then SECONDS_UNDER_LOAD (60) timed. Prints requests/s, p50/p99 latency, errors
 # (non-2xx and socket errors) and the server's resident memory after warm-up and after the load.
 #   bench/serve-load.sh [MODEL] [SECONDS_UNDER_LOAD]
@@ -23,7 +23,7 @@ cp "$home"/serving/target/langid-serving-*.jar "$home/serving/target/lib/"
 # Request bodies: every sentence of the sample (both genres), one JSON body per line.
 python3 - "$home/data/sample" > "$work/bodies.jsonl" <<'PY'
 import glob, json, sys
-for path in sorted(glob.glob(sys.argv[1] + "/*/*.txt")):
+for path in sorted(glob.glob(sys.argv[1] + "/**/*.txt", recursive=True)):
     for line in open(path, encoding="utf-8"):
         line = line.strip()
         if line:

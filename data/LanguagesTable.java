@@ -47,6 +47,9 @@ public class LanguagesTable {
                     cells == null ? "" : cells[cells.length - 1].strip());
         }
         System.out.println();
-        System.out.println(languages.size() + " languages in " + scripts.size() + " scripts: " + scripts);
+        StringBuilder counts = new StringBuilder();
+        scripts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue() != 0 ? b.getValue() - a.getValue() : a.getKey().compareTo(b.getKey()))
+                .forEach(e -> counts.append(counts.length() == 0 ? "" : ", ").append(e.getKey()).append(' ').append(e.getValue()));
+        System.out.println(languages.size() + " languages in " + scripts.size() + " scripts: " + counts + ".");
     }
 }

@@ -29,6 +29,12 @@ class ReleaseProfilesTest {
         assertProfileReproduces("seed.yaml", REPO.resolve("models/versions/20261128T222203Z-b9cd9045"));
     }
 
+    @Test
+    void theManyLanguageProfileIsTheRecipeOfTheRelease() throws java.io.IOException {
+        String current = java.nio.file.Files.readString(REPO.resolve("models/current")).strip();
+        assertProfileReproduces("many.yaml", REPO.resolve("models/versions").resolve(current));
+    }
+
     private static void assertProfileReproduces(String profile, Path artefact) {
         ConfigTree tree = ProfileOptions.read(REPO.resolve("conf").resolve(profile).toString(), HADOOP);
         ModelArtefact model = ModelArtefact.load(artefact.toString(), HADOOP);
