@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.langid.model.artefact.ModelArtefact;
-import org.langid.model.artefact.ModelRegistry;
 import org.langid.model.data.Split;
 import org.langid.model.graph.LanguageIdGraph;
 import org.langid.model.graph.ModelConfig;
@@ -17,7 +16,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Validation (run by the exported ONNX graph) reports what the trained SameDiff graph computes:
- * on the released model and the sample's test windows, the same windows right, to within those
+ * on the eight-language seed model (models/versions) and the sample's test windows, the same windows right, to within those
  * whose two best languages the graph itself separates by less than the flavours' tolerance, and
  * the same mean cross-entropy; and a split into parts adds up to the whole.
  */
@@ -28,7 +27,7 @@ class EvaluationTest {
     @Test
     void validationCountsWhatTheTrainedGraphGetsRight() throws Exception {
         Configuration conf = new Configuration();
-        ModelArtefact release = ModelArtefact.load(ModelRegistry.resolve(Path.of("..", "models").toString(), conf), conf);
+        ModelArtefact release = ModelArtefact.load(Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045").toString(), conf);
         ModelConfig config = release.manifest().modelConfig();
         LabelledWindows test = SampleCorpus.load(config.languages, config.window, 1).get(Split.TEST);
         int rows = Math.min(test.size(), 20_000);
