@@ -40,7 +40,8 @@ import org.langid.text.Alphabet;
  */
 class FastTextPeerTest {
 
-    private static final Path RELEASE = Path.of("..", "models");
+    /** The eight-language seed model (models/versions), whose eight languages this test's sample holds. */
+    private static final Path RELEASE = Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045");
     /** Small and quick (a few seconds), still far above chance (1 in 8). */
     private static final FastTextSettings SMALL = FastTextSettings.parse("fasttext", "-minn 1 -maxn 4 -wordNgrams 2 -dim 16 -epoch 5 -lr 0.5");
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -34,7 +34,8 @@ import org.langid.text.Alphabet;
  */
 class RestrictedEvaluationTest {
 
-    private static final Path RELEASE = Path.of("..", "models");
+    /** The eight-language seed model (models/versions), whose eight languages this test's sample holds. */
+    private static final Path RELEASE = Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045");
     /** In the model's order; asked for in another. */
     private static final List<String> SUBSET = List.of("en", "fr", "pt");
     private static final List<String> LEVELS = List.of("windows", "sentences", "word_pairs", "single_words");

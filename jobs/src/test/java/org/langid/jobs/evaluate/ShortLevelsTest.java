@@ -36,7 +36,8 @@ import org.langid.text.Alphabet;
  */
 class ShortLevelsTest {
 
-    private static final Path RELEASE = Path.of("..", "models");
+    /** The eight-language seed model (models/versions), whose eight languages this test's sample holds. */
+    private static final Path RELEASE = Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045");
     private static final Path UDHR = Path.of("..", "data", "sample", "udhr");
     private static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv");
     private static final List<String> LEVELS = List.of("windows", "sentences", "word_pairs", "single_words");
