@@ -46,7 +46,8 @@ import org.langid.model.schema.JsonSchemas;
  */
 class ScoreJobTest {
 
-    private static final Path RELEASE = Path.of("..", "models");
+    /** The eight-language seed model (models/versions), whose eight languages this test's sample holds. */
+    private static final Path RELEASE = Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045");
     private static final Path SAMPLE = Path.of("..", "data", "sample", "libreoffice");
     private static final List<String> LANGUAGES = List.of("en", "de", "fr", "es", "it", "pt", "nl", "sv");
     private static final byte[] NOT_UTF8 = {'c', 'a', 'f', (byte) 0xC3, ' ', 'a', 'u', ' ', 'l', 'a', 'i', 't', ' ', (byte) 0xFF};
