@@ -43,13 +43,30 @@ class OnnxParityTest {
     private static final double TOLERANCE = 1e-4;
 
     @Test
-    void theReleasedModelsOnnxFlavourMatchesItsGraphOnEveryTestWindow() throws Exception {
-        ModelArtefact release = ModelArtefact.load(Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045").toString(), CONF);
-        ModelConfig config = release.manifest().modelConfig();
+    void theSeedModelsOnnxFlavourMatchesItsGraphOnEveryTestWindow() throws Exception {
+        ModelArtefact seed = ModelArtefact.load(Path.of("..", "models", "versions", "20261128T222203Z-b9cd9045").toString(), CONF);
+        ModelConfig config = seed.manifest().modelConfig();
         LabelledWindows test = SampleCorpus.load(config.languages, config.window, 1).get(Split.TEST);
+        assertParity(seed, config, test, 50_000, 0.999);
+    }
+
+    /** The 82-language release on the many-language sample's test windows (every eighth), read through its alphabet. */
+    @Test
+    void theReleasesOnnxFlavourMatchesItsGraph() throws Exception {
+        ModelArtefact release = ModelArtefact.load(org.langid.model.artefact.ModelRegistry.resolve(Path.of("..", "models").toString(), CONF), CONF);
+        ModelConfig config = release.manifest().modelConfig();
+        LabelledWindows test = SampleCorpus.loadMany(config.languages, release.manifest().alphabet(), config.window, 8).get(Split.TEST);
+        // Measured on Zen 5 (AVX-512 with VNNI): the same language on 37,561 of 37,632 windows (99.811%), accuracy
+        // 93.152% against 93.141% in float; the integer products are exact on every CPU, so the bound leaves a
+        // margin only for the float rounding that differs between instruction sets.
+        assertParity(release, config, test, 20_000, 0.997);
+    }
+
+    private static void assertParity(ModelArtefact release, ModelConfig config, LabelledWindows test, int atLeast, double sameLanguage)
+            throws Exception {
         int[] symbols = withPaddedWindows(test.symbols(), config.window);
         int rows = symbols.length / config.window;
-        assertTrue(rows > 50_000, "the test split has " + rows + " windows");
+        assertTrue(rows > atLeast, "the test split has " + rows + " windows");
 
         long started = System.nanoTime();
         float[] expected = sameDiffProbabilities(release.newGraph(), config, symbols, rows);
@@ -72,16 +89,16 @@ class OnnxParityTest {
         try (OnnxWindowClassifier classifier = new OnnxWindowClassifier(int8, release.manifest().modelVersion(), config.window, config.classes(), 2)) {
             quantised = probabilitiesInBatches(classifier, symbols, rows, config.window);
         }
-        assertAsAccurate(expected, quantised, test.labels(), config.classes());
+        assertAsAccurate(expected, quantised, test.labels(), config.classes(), sameLanguage);
     }
 
     /**
-     * The int8 flavour against the float graph: the same language on ≥ 99.9% of the windows
-     * (measured: 99.94% on a Zen 3, in batches of 16, 256 and 4,096), accuracy within 0.05 points
+     * The int8 flavour against the float graph: the same language on at least {@code sameLanguageShare}
+     * of the windows (the seed model: 99.9%, measured 99.94% on a Zen 3, in batches of 16, 256 and 4,096), accuracy within 0.05 points
      * (measured: +0.01), mean probability difference below 0.002; and really quantised (some
      * probability differs by more than 1e-3).
      */
-    private static void assertAsAccurate(float[] expected, float[] quantised, int[] labels, int classes) {
+    private static void assertAsAccurate(float[] expected, float[] quantised, int[] labels, int classes, double sameLanguageShare) {
         int rows = expected.length / classes;
         int sameLanguage = 0;
         int rightFloat = 0;
@@ -106,7 +123,7 @@ class OnnxParityTest {
                 + "in float, mean |Δp| %.5f, largest %.4f", IntegerKernels.instructionSet(), sameLanguage, rows, 100.0 * sameLanguage / rows,
                 100.0 * rightInt8 / labels.length, 100.0 * rightFloat / labels.length, differenceSum / expected.length, largest);
         System.out.println(summary);
-        assertTrue(sameLanguage >= 0.999 * rows, summary);
+        assertTrue(sameLanguage >= sameLanguageShare * rows, summary);
         assertTrue(Math.abs(rightInt8 - rightFloat) <= 0.0005 * labels.length, summary);
         assertTrue(differenceSum / expected.length < 0.002, summary);
         assertTrue(largest > 1e-3, "the int8 flavour computes in int8: " + summary);

@@ -61,6 +61,51 @@ public final class SampleCorpus {
         return result;
     }
 
+    /**
+     * The committed many-language sample's windows (data/sample/many, the training sources) read
+     * through {@code alphabet}, labelled by {@code languages}' order; a label without a file (und) has none.
+     */
+    public static Map<Split, LabelledWindows> loadMany(List<String> languages, org.langid.text.Alphabet alphabet, int window, int stride)
+            throws IOException {
+        SentenceSplitter splitter = new SentenceSplitter(0.8, 0.1, 20261121L);
+        Map<Split, ByteList> symbols = new EnumMap<>(Split.class);
+        Map<Split, List<Integer>> labels = new EnumMap<>(Split.class);
+        for (Split split : Split.values()) {
+            symbols.put(split, new ByteList());
+            labels.put(split, new ArrayList<>());
+        }
+        for (int label = 0; label < languages.size(); label++) {
+            String language = languages.get(label);
+            Set<String> sentences = new LinkedHashSet<>();
+            for (String source : List.of("libreoffice", "firefox", "lo-ui")) {
+                Path file = MANY.resolve(source).resolve(language + ".txt");
+                if (Files.exists(file)) {
+                    for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                        String normalised = alphabet.normalize(line);
+                        if (normalised.length() >= window) {
+                            sentences.add(normalised);
+                        }
+                    }
+                }
+            }
+            for (String sentence : sentences) {
+                Split split = splitter.splitOf(SentenceSplitter.sentenceId(language, sentence));
+                for (String w : Windows.cut(sentence, window, stride)) {
+                    symbols.get(split).addAll(alphabet.encode(w));
+                    labels.get(split).add(label);
+                }
+            }
+        }
+        Map<Split, LabelledWindows> result = new EnumMap<>(Split.class);
+        for (Split split : Split.values()) {
+            result.put(split, new LabelledWindows(symbols.get(split).toArray(),
+                    labels.get(split).stream().mapToInt(Integer::intValue).toArray(), window, languages));
+        }
+        return result;
+    }
+
+    public static final Path MANY = Path.of("..", "data", "sample", "many");
+
     private static final class ByteList {
         private char[] values = new char[1 << 16];
         private int size;
