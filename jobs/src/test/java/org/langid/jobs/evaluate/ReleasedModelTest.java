@@ -55,9 +55,7 @@ class ReleasedModelTest {
     @Test
     void theReleaseKeepsItsMeasuredAccuracyOnTheOutOfGenreChecks(@TempDir Path temp) {
         // Measured (release 20261207T035227Z-918523b4, this test): windows 0.8814, sentences 0.9541 (20,871 sentences).
-        PrepareConfig config = releasePrepareConfig();
-        config.otherLanguages = new ArrayList<>();   // the checks hold the release's languages only
-        ObjectNode report = score(release(), prepare(CHECK_SOURCES, config, temp), false, LanguageSubset.all(release().languages()));
+        ObjectNode report = score(release(), prepare(CHECK_SOURCES, checksPrepareConfig(), temp), false, LanguageSubset.all(release().languages()));
         assertAccuracyAtLeast(report, "the out-of-genre checks", 0.876, 0.951);
     }
 
@@ -70,9 +68,7 @@ class ReleasedModelTest {
     void restrictedToTheEightTheReleaseIsWithinOnePointOfTheSeedModel(@TempDir Path temp) {
         // Measured (release 20261207T035227Z-918523b4 against the seed model, this test): windows 0.9536 against 0.9589,
         // sentences 0.9964 against 1.0.
-        PrepareConfig config = releasePrepareConfig();
-        config.otherLanguages = new ArrayList<>();
-        ObjectNode release = score(release(), prepare(List.of(), config, temp.resolve("release"), SEED_UDHR), false,
+        ObjectNode release = score(release(), prepare(List.of(), checksPrepareConfig(), temp.resolve("release"), SEED_UDHR), false,
                 LanguageSubset.of(release().languages(), SEED_LANGUAGES));
         LanguageDetector seed = LanguageDetector.load(SEED_MODEL.toString(), new Configuration(), LanguageDetector.Options.defaults());
         ObjectNode before = score(seed, SEED_MODEL, prepare(List.of(), new PrepareConfig(), temp.resolve("seed"), SEED_UDHR), false,
@@ -113,9 +109,7 @@ class ReleasedModelTest {
         }
         // Measured (release 20261207T035227Z-918523b4, this test): windows 0.8599, sentences 0.9928 (553 of 557); as written, not in
         // capitals: 0.8661 and 0.9928. The thresholds allow half a point of windows and three sentences.
-        PrepareConfig config = releasePrepareConfig();
-        config.otherLanguages = new ArrayList<>();
-        ObjectNode report = score(release(), prepare(List.of(), config, temp, capitals), false, LanguageSubset.all(release().languages()));
+        ObjectNode report = score(release(), prepare(List.of(), checksPrepareConfig(), temp, capitals), false, LanguageSubset.all(release().languages()));
         assertEquals(557, report.at("/detectors/0/sentences/count").asLong(), "all of the eight languages' UDHR sentences");
         assertAccuracyAtLeast(report, "UDHR in capitals", 0.855, 0.987);
     }
@@ -160,6 +154,13 @@ class ReleasedModelTest {
         PrepareConfig config = ProfileOptions.read(REPO.resolve("conf/many.yaml").toString(), new Configuration())
                 .section("prepare", PrepareConfig.class);
         config.maxWindowsPerLanguage = 0;
+        return config;
+    }
+
+    /** The same for text of the release's languages only (checks): no und class to fill. */
+    private static PrepareConfig checksPrepareConfig() {
+        PrepareConfig config = releasePrepareConfig();
+        config.otherLanguages = new ArrayList<>();
         return config;
     }
 
