@@ -47,19 +47,30 @@ public final class WindowSignals {
         }
     }
 
+    /** One batch: the detector's answers (detectAll) and every window's probabilities in one classify call. */
     private static void write(TextDetector detector, List<String[]> batch, int classes, int und, List<String> languages,
             int window, PrintStream out) {
-        for (String[] item : batch) {
-            TextDetector.Plan plan = detector.plan(item[1]);
-            int windows = plan.windows();
-            Detection detection = detector.detect(item[1]);
+        List<Detection> detections = detector.detectAll(batch.stream().map(item -> item[1]).toList());
+        TextDetector.Plan[] plans = new TextDetector.Plan[batch.size()];
+        int[] firstRow = new int[batch.size() + 1];
+        for (int i = 0; i < batch.size(); i++) {
+            plans[i] = detector.plan(batch.get(i)[1]);
+            firstRow[i + 1] = firstRow[i] + plans[i].windows();
+        }
+        int[] symbols = new int[firstRow[batch.size()] * window];
+        for (int i = 0; i < batch.size(); i++) {
+            plans[i].writeSymbols(symbols, firstRow[i] * window, window);
+        }
+        float[] all = detector.classify(symbols, firstRow[batch.size()]);            // (rows, C)
+        for (int i = 0; i < batch.size(); i++) {
+            String[] item = batch.get(i);
+            Detection detection = detections.get(i);
+            int windows = plans[i].windows();
             if (windows == 0) {
                 out.printf(Locale.ROOT, "%s\t%s\t0\t0\t0\t0\t0%n", item[0], detection.language());
                 continue;
             }
-            int[] symbols = new int[windows * window];
-            plan.writeSymbols(symbols, 0, window);
-            float[] p = detector.classify(symbols, windows);                  // (windows, C)
+            float[] p = java.util.Arrays.copyOfRange(all, firstRow[i] * classes, firstRow[i + 1] * classes);   // (windows, C)
             int answer = languages.indexOf(detection.language());
             double mean = 0;
             double undMean = 0;
